@@ -1,0 +1,20 @@
+"""The xDSL context memplan parses with: xDSL's dialects plus memplan's."""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import get_all_dialects
+
+import memplan.dialects.upstream_models  # noqa: F401  (attaches interfaces)
+from memplan.dialects import MEMPLAN_DIALECTS, MLIR_SYNTAX_OVERRIDES
+
+
+def make_context(*, allow_unregistered: bool = False) -> Context:
+    """A context that reads everything memplan-opt reads, with MLIR's memref syntax."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    dialects = dict(get_all_dialects())
+    dialects.update(MLIR_SYNTAX_OVERRIDES)
+    dialects.update(MEMPLAN_DIALECTS)
+    for name, factory in dialects.items():
+        ctx.register_dialect(name, factory)
+    return ctx

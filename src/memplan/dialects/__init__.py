@@ -1,0 +1,62 @@
+"""memplan's dialects, loaded lazily by name.
+
+`MEMPLAN_DIALECTS` holds the dialects memplan defines (never one of xDSL's names, so
+the xDSL universe entry cannot clash). `MLIR_SYNTAX_OVERRIDES` replaces xDSL dialects
+whose ops xDSL prints only generically with versions that speak MLIR's custom
+syntax; memplan-opt uses them, the xDSL universe does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def _hip() -> Dialect:
+    from memplan.dialects.hip import Hip
+
+    return Hip
+
+
+def _stream() -> Dialect:
+    from memplan.dialects.stream import Stream
+
+    return Stream
+
+
+def _util() -> Dialect:
+    from memplan.dialects.util import Util
+
+    return Util
+
+
+def _hal() -> Dialect:
+    from memplan.dialects.hal import Hal
+
+    return Hal
+
+
+def _iree_encoding() -> Dialect:
+    from memplan.dialects.encoding import IreeEncoding
+
+    return IreeEncoding
+
+
+def _memref_mlir_syntax() -> Dialect:
+    from memplan.dialects.memref import MemRefMlirSyntax
+
+    return MemRefMlirSyntax
+
+
+MEMPLAN_DIALECTS: dict[str, Callable[[], Dialect]] = {
+    "hip": _hip,
+    "stream": _stream,
+    "util": _util,
+    "hal": _hal,
+    "iree_encoding": _iree_encoding,
+}
+
+MLIR_SYNTAX_OVERRIDES: dict[str, Callable[[], Dialect]] = {
+    "memref": _memref_mlir_syntax,
+}

@@ -1,0 +1,55 @@
+"""External models that give xDSL's upstream ops memplan's interfaces.
+
+xDSL's memref ops declare memory effects tied to no value and have no view-like
+interface. MLIR ties each effect to the buffer it touches and marks views as
+`ViewLikeOpInterface`; these models restore that information so the analyses can
+follow buffers without knowing op names. Importing this module attaches them.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import memref
+
+from memplan.interfaces import (
+    OperandEffects,
+    ViewLike,
+    all_results,
+    attach_trait,
+    operands_named,
+)
+
+_VIEW_SOURCES: dict[type, str] = {
+    memref.SubviewOp: "source",
+    memref.CastOp: "source",
+    memref.ReinterpretCastOp: "source",
+    memref.ExpandShapeOp: "src",
+    memref.CollapseShapeOp: "src",
+    memref.ViewOp: "source",
+    memref.MemorySpaceCastOp: "source",
+    memref.AssumeAlignmentOp: "memref",
+}
+
+_EFFECTS: dict[type, OperandEffects] = {
+    memref.LoadOp: OperandEffects(reads=operands_named("memref")),
+    memref.StoreOp: OperandEffects(writes=operands_named("memref")),
+    memref.CopyOp: OperandEffects(
+        reads=operands_named("source"), writes=operands_named("destination")
+    ),
+    memref.AtomicRMWOp: OperandEffects(
+        reads=operands_named("memref"), writes=operands_named("memref")
+    ),
+    memref.AllocOp: OperandEffects(allocates=all_results),
+    memref.AllocaOp: OperandEffects(allocates=all_results),
+    memref.DeallocOp: OperandEffects(frees=operands_named("memref")),
+}
+
+
+def _attach() -> None:
+    for op_type, field in _VIEW_SOURCES.items():
+        index = [name for name, _ in op_type.get_irdl_definition().operands].index(field)
+        attach_trait(op_type, ViewLike(index))
+    for op_type, effects in _EFFECTS.items():
+        attach_trait(op_type, effects)
+
+
+_attach()

@@ -1,0 +1,213 @@
+"""Op interfaces the memory and cleanup passes query instead of op names.
+
+Passes never ask "is this a `hip.matmul`?"; they ask an op whether it is a view of
+another buffer, whether it runs asynchronously on a device stream, whether it waits
+for a stream, and which values its memory effects touch. Dialects answer by
+declaring the traits below. Ops defined outside memplan (xDSL's `memref`, for
+instance) get the same answers through *external models*, attached once in
+`memplan.dialects` in the style of MLIR's `attachInterface`, so a pass never special-
+cases them either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Set
+from dataclasses import dataclass
+from typing import TypeVar
+
+from xdsl.ir import Operation, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.traits import (
+    EffectInstance,
+    MemoryEffect,
+    MemoryEffectKind,
+    OpTrait,
+)
+from xdsl.traits import get_effects as _xdsl_get_effects
+
+__all__ = [
+    "EffectInstance",
+    "MemoryEffectKind",
+    "StreamExecution",
+    "StreamSynchronization",
+    "ViewLike",
+    "attach_trait",
+    "get_interface",
+    "memory_effects",
+    "stream_of",
+    "synchronized_stream",
+    "view_source",
+]
+
+TraitT = TypeVar("TraitT", bound=OpTrait)
+
+_EXTERNAL_TRAITS: dict[type[Operation], list[OpTrait]] = {}
+
+
+def attach_trait(op_type: type[Operation], trait: OpTrait) -> None:
+    """Give an op class defined elsewhere one of memplan's interfaces.
+
+    External traits take precedence over the op's own traits of the same kind, so a
+    value-tied memory-effect model replaces xDSL's value-less one.
+    """
+    traits = _EXTERNAL_TRAITS.setdefault(op_type, [])
+    traits[:] = [t for t in traits if type(t) is not type(trait)]
+    traits.append(trait)
+
+
+def _external_traits(op: Operation) -> list[OpTrait]:
+    """External models of the op's class or of the nearest base class that has some
+    (memplan subclasses some xDSL ops to give them MLIR's custom syntax)."""
+    for cls in type(op).__mro__:
+        if (traits := _EXTERNAL_TRAITS.get(cls)) is not None:
+            return traits
+    return []
+
+
+def get_interface(op: Operation, trait_type: type[TraitT]) -> TraitT | None:
+    """The op's implementation of an interface: external model first, then its own."""
+    for trait in _external_traits(op):
+        if isinstance(trait, trait_type):
+            return trait
+    return op.get_trait(trait_type)
+
+
+def memory_effects(op: Operation) -> Set[EffectInstance] | None:
+    """The op's memory effects, tied to values where the op's model says so.
+
+    None means unknown: the op may do anything to any memory it can reach.
+    """
+    external = [t for t in _external_traits(op) if isinstance(t, MemoryEffect)]
+    if not external:
+        return _xdsl_get_effects(op)
+    effects: set[EffectInstance] = set()
+    for trait in external:
+        got = trait.get_effects(op)
+        if got is None:
+            return None
+        effects.update(got)
+    return effects
+
+
+@dataclass(frozen=True)
+class ViewLike(OpTrait):
+    """The op's first result is a view of the buffer in operand `source_index`.
+
+    Accesses through the result are accesses to the source's bytes, so liveness and
+    ordering follow views back to their root buffer.
+    """
+
+    source_index: int = 0
+
+    def view_source(self, op: Operation) -> SSAValue:
+        return op.operands[self.source_index]
+
+
+def view_source(op: Operation) -> SSAValue | None:
+    """The buffer `op` views, or None when `op` is not a view."""
+    trait = get_interface(op, ViewLike)
+    return trait.view_source(op) if trait is not None else None
+
+
+@dataclass(frozen=True)
+class StreamExecution(OpTrait):
+    """The op is enqueued on the in-order device stream named by operand
+    `stream_index` and returns at once.
+
+    Its memory effects take place later: after all device work enqueued before it on
+    that stream, and at no fixed point relative to later host ops (DESIGN.md
+    section 2). An op without this trait executes synchronously on the host.
+    """
+
+    stream_index: int = 0
+
+    def stream(self, op: Operation) -> SSAValue:
+        return op.operands[self.stream_index]
+
+
+def stream_of(op: Operation) -> SSAValue | None:
+    """The stream `op` is enqueued on, or None when it runs on the host."""
+    trait = get_interface(op, StreamExecution)
+    return trait.stream(op) if trait is not None else None
+
+
+@dataclass(frozen=True)
+class StreamSynchronization(OpTrait):
+    """The host blocks in this op until the stream in operand `stream_index` is empty.
+
+    After it returns, every device access enqueued on that stream before it has
+    completed. `stream_index=None` means the op waits for every stream.
+    """
+
+    stream_index: int | None = 0
+
+    def stream(self, op: Operation) -> SSAValue | None:
+        if self.stream_index is None:
+            return None
+        return op.operands[self.stream_index]
+
+
+_ALL_STREAMS = object()
+
+
+def synchronized_stream(op: Operation) -> SSAValue | object | None:
+    """What `op` waits for: a stream value, `ALL_STREAMS`, or None when it does not
+    synchronize."""
+    trait = get_interface(op, StreamSynchronization)
+    if trait is None:
+        return None
+    stream = trait.stream(op)
+    return _ALL_STREAMS if stream is None else stream
+
+
+ALL_STREAMS = _ALL_STREAMS
+
+
+@dataclass(frozen=True)
+class OperandEffects(MemoryEffect):
+    """Memory effects on operands and results chosen by accessor functions.
+
+    `reads`/`writes`/`frees` return the values an op reads, writes or frees;
+    `allocates` the values it creates. Used both as a trait by memplan's ops and as
+    an external model for ops that declare only value-less effects.
+    """
+
+    reads: Callable[[Operation], tuple[SSAValue, ...]] | None = None
+    writes: Callable[[Operation], tuple[SSAValue, ...]] | None = None
+    allocates: Callable[[Operation], tuple[SSAValue, ...]] | None = None
+    frees: Callable[[Operation], tuple[SSAValue, ...]] | None = None
+
+    def get_effects(self, op: Operation) -> Set[EffectInstance]:  # type: ignore[override]
+        effects: set[EffectInstance] = set()
+        for getter, kind in (
+            (self.reads, MemoryEffectKind.READ),
+            (self.writes, MemoryEffectKind.WRITE),
+            (self.allocates, MemoryEffectKind.ALLOC),
+            (self.frees, MemoryEffectKind.FREE),
+        ):
+            if getter is not None:
+                effects.update(EffectInstance(kind, v) for v in getter(op))
+        return effects
+
+
+def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
+    """An accessor for `OperandEffects` returning the named (variadic) operands."""
+
+    def get(op: Operation) -> tuple[SSAValue, ...]:
+        assert isinstance(op, IRDLOperation)
+        values: list[SSAValue] = []
+        for name in names:
+            field = getattr(op, name)
+            if field is None:
+                continue
+            if isinstance(field, SSAValue):
+                values.append(field)
+            else:
+                values.extend(field)
+        return tuple(values)
+
+    return get
+
+
+def all_results(op: Operation) -> tuple[SSAValue, ...]:
+    return tuple(op.results)

@@ -1,0 +1,1 @@
+"""memplan's passes, one module per pass; `registry` lists them all."""

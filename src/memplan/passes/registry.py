@@ -1,0 +1,51 @@
+"""The one list of memplan's passes.
+
+`memplan-opt --help`, its `--NAME` flags, the xDSL universe entry and the pass list
+in the docs are all derived from `PASSES`, as IREE's tools derive theirs from
+`Passes.td`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xdsl.passes import ModulePass
+
+
+@dataclass(frozen=True)
+class PassInfo:
+    name: str
+    """The name in memplan-opt (`--NAME`, `-p NAME`)."""
+    target: str
+    """`module:ClassName` of the pass class, imported on first use."""
+    summary: str
+    """One line for `--help` and the docs."""
+    aliases: tuple[str, ...] = ()
+    """Peer names (hip-ep, IREE) accepted in memplan-opt so their RUN lines work."""
+    universe_name: str | None = None
+    """The name in the xDSL universe when `name` would clash with one of xDSL's."""
+    is_pipeline: bool = field(default=False)
+    """A named pipeline of other passes rather than a transformation of its own."""
+
+    def load(self) -> type[ModulePass]:
+        module_name, class_name = self.target.split(":")
+        return getattr(importlib.import_module(module_name), class_name)
+
+    @property
+    def loader(self) -> Callable[[], type[ModulePass]]:
+        return self.load
+
+
+PASSES: tuple[PassInfo, ...] = (
+)
+
+
+def passes_by_name() -> dict[str, PassInfo]:
+    """Every name memplan-opt accepts (names and aliases) to its pass."""
+    table: dict[str, PassInfo] = {}
+    for info in PASSES:
+        for name in (info.name, *info.aliases):
+            table[name] = info
+    return table

@@ -1,0 +1,89 @@
+"""Reading MLIR text with source locations, split into chunks as mlir-opt does."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
+
+from memplan.diagnostics import Diagnostic, Location
+
+SPLIT_MARKER = "// -----"
+
+
+class LineIndex:
+    """Maps byte offsets of a text to 1-based (line, column) in O(log lines)."""
+
+    def __init__(self, text: str):
+        self._starts = [0]
+        find = text.find
+        pos = find("\n")
+        while pos != -1:
+            self._starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
+
+
+class LocatingParser(Parser):
+    """A parser that records each op's `file:line:col`, so diagnostics raised long
+    after parsing (by verifiers and passes) can point at the source text."""
+
+    def __init__(self, ctx: Context, text: str, name: str):
+        super().__init__(ctx, text, name)
+        self._lines = LineIndex(text)
+        self._file = StringAttr(name)
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            line, col = self._lines.line_col(start)
+            op.location = FileLineColLoc(self._file, IntAttr(line), IntAttr(col))
+        return op
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One piece of the input; `text` keeps blank lines in front of the piece so
+    that line numbers stay those of the whole file."""
+
+    text: str
+    first_line: int
+
+
+def split_input(text: str, split: bool, marker: str = SPLIT_MARKER) -> list[Chunk]:
+    if not split:
+        return [Chunk(text, 1)]
+    chunks: list[Chunk] = []
+    current: list[str] = []
+    first_line = 1
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        if line.strip() == marker:
+            chunks.append(Chunk("\n" * (first_line - 1) + "".join(current), first_line))
+            current = []
+            first_line = number + 1
+            continue
+        current.append(line)
+    chunks.append(Chunk("\n" * (first_line - 1) + "".join(current), first_line))
+    return chunks
+
+
+def parse_error_diagnostic(error: ParseError, text: str, name: str) -> Diagnostic:
+    """`file:line:col: error: message`, followed by the line and a caret, as MLIR."""
+    line, col = LineIndex(text).line_col(error.span.start)
+    source_line = text.splitlines()[line - 1] if text.splitlines()[line - 1 : line] else ""
+    width = max(1, min(error.span.end - error.span.start, len(source_line) - col + 1))
+    message = f"{error.msg}\n{source_line}\n{' ' * (col - 1)}{'^' * width}"
+    return Diagnostic("error", message, Location(name, line, col))
+
+
+def parse_module(ctx: Context, text: str, name: str) -> ModuleOp:
+    return LocatingParser(ctx, text, name).parse_module()

@@ -1,0 +1,76 @@
+"""Line bookkeeping and input splitting of memplan-opt."""
+
+from memplan.tools.expected_diagnostics import check, collect_expectations
+from memplan.diagnostics import Diagnostic, Location
+from memplan.tools.pipeline import _strip_anchors, pass_spec_from_flag
+from memplan.tools.source import LineIndex, split_input
+
+
+def test_line_index_maps_offsets_to_one_based_line_and_column():
+    text = "ab\ncde\n\nf"
+    index = LineIndex(text)
+    assert index.line_col(0) == (1, 1)
+    assert index.line_col(1) == (1, 2)
+    assert index.line_col(3) == (2, 1)
+    assert index.line_col(5) == (2, 3)
+    assert index.line_col(7) == (3, 1)
+    assert index.line_col(8) == (4, 1)
+
+
+def test_split_keeps_file_line_numbers():
+    text = "a\nb\n// -----\nc\n  // -----  \nd\n"
+    chunks = split_input(text, split=True)
+    assert [c.first_line for c in chunks] == [1, 4, 6]
+    # The blank lines in front make line N of a chunk line N of the file.
+    assert chunks[1].text.splitlines()[3] == "c"
+    assert chunks[2].text.splitlines()[5] == "d"
+
+
+def test_no_split_gives_the_whole_text():
+    assert [c.text for c in split_input("x\n// -----\ny", split=False)] == [
+        "x\n// -----\ny"
+    ]
+
+
+def test_expectations_resolve_relative_lines():
+    text = "\n".join(
+        [
+            "// expected-error @+1 {{bad thing}}",
+            "op1",
+            "op2 // expected-warning {{careful}}",
+            "// expected-remark @above {{noted}}",
+            "// expected-note @-4 {{far}}",
+        ]
+    )
+    found = collect_expectations(text, "f.mlir")
+    assert [(e.severity, e.location.line, e.text) for e in found] == [
+        ("error", 2, "bad thing"),
+        ("warning", 3, "careful"),
+        ("remark", 3, "noted"),
+        ("note", 1, "far"),
+    ]
+
+
+def test_check_reports_unexpected_and_missing_diagnostics():
+    expected = collect_expectations("// expected-error @+1 {{boom}}\nx\n", "f")
+    assert check(expected, [Diagnostic("error", "it went boom", Location("f", 2, 1))]) == []
+    expected = collect_expectations("// expected-error @+1 {{boom}}\nx\n", "f")
+    problems = check(expected, [Diagnostic("error", "other", Location("f", 2, 1))])
+    messages = sorted(p.message for p in problems)
+    assert messages == ['expected error "boom" was not produced', "unexpected error: other"]
+
+
+def test_pipeline_anchors_are_flattened_but_options_kept():
+    assert _strip_anchors("builtin.module(cse,canonicalize)") == "cse,canonicalize"
+    assert (
+        _strip_anchors("builtin.module(util.initializer(cse),util.func(a{x=\"f(y)\"}))")
+        == 'cse,a{x="f(y)"}'
+    )
+
+
+def test_pass_flag_options_become_pipeline_options():
+    assert pass_spec_from_flag("optimize-memrefs", None) == "optimize-memrefs"
+    assert (
+        pass_spec_from_flag("optimize-memrefs", "host-ordering=false")
+        == "optimize-memrefs{host-ordering=false}"
+    )
