@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DYNAMIC_INDEX,
     I64,
     IndexType,
@@ -33,6 +34,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
+    StringAttr,
     SymbolRefAttr,
     i8,
 )
@@ -456,9 +458,14 @@ class LaunchOp(KernelOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> LaunchOp:
-        kernel = parser.parse_attribute()
-        if not isinstance(kernel, SymbolRefAttr):
-            parser.raise_error(f"expected a kernel symbol such as @name, got {kernel}")
+        root = parser.parse_optional_symbol_name()
+        if root is None:
+            parser.raise_error("expected a kernel symbol such as @name")
+        nested: list[StringAttr] = []
+        while parser.parse_optional_punctuation(":") is not None:
+            parser.parse_punctuation(":", " in a nested symbol reference")
+            nested.append(parser.parse_symbol_name())
+        kernel = SymbolRefAttr(root, ArrayAttr(nested))
         ctx, ins, outs, attrs = cls._parse_body(parser)
         return cls(kernel, ctx, ins, outs, attrs)
 
