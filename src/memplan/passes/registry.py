@@ -39,6 +39,12 @@ class PassInfo:
 
 
 PASSES: tuple[PassInfo, ...] = (
+    PassInfo(
+        "fixed-point-iterator",
+        "memplan.passes.fixed_point_iterator:FixedPointIterator",
+        "rerun a nested pipeline until an iteration changes nothing (by fingerprint)",
+        aliases=("iree-util-fixed-point-iterator",),
+    ),
 )
 
 
