@@ -45,6 +45,13 @@ PASSES: tuple[PassInfo, ...] = (
         "rerun a nested pipeline until an iteration changes nothing (by fingerprint)",
         aliases=("iree-util-fixed-point-iterator",),
     ),
+    PassInfo(
+        "stream-cleanup",
+        "memplan.passes.pipelines:StreamCleanup",
+        "canonicalize, cse, simplify-global-accesses, apply-patterns, fold-globals, "
+        "fuse-globals under the fixed-point iterator",
+        is_pipeline=True,
+    ),
 )
 
 

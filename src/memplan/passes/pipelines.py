@@ -1,0 +1,75 @@
+"""Named pipelines: passes that stand for a fixed pipeline of other passes.
+
+Each is a `NamedPipeline` subclass whose `expand()` returns pipeline text, plus one
+`PassInfo(..., is_pipeline=True)` entry in the registry; `-p NAME` then works like
+any pass and its options are dataclass fields as usual. Adding one is a few lines:
+
+    @dataclass(frozen=True)
+    class MyPipeline(NamedPipeline):
+        name = "my-pipeline"
+        def expand(self) -> str:
+            return "cse,canonicalize"
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+
+from memplan.analysis.fingerprint import fingerprint
+from memplan.passes.base import MemplanPass
+from memplan.passes.fixed_point_iterator import NestedPass, parse_nested
+
+
+def fixed_point(pipeline: str, *, max_iterations: int = 10, debug: bool = False) -> str:
+    """Pipeline text that runs `pipeline` under the fixed-point iterator."""
+    quoted = pipeline.replace("\\", "\\\\").replace('"', '\\"')
+    options = f'pipeline="{quoted}" max-iterations={max_iterations}'
+    return f"fixed-point-iterator{{{options}{' debug' if debug else ''}}}"
+
+
+@dataclass(frozen=True)
+class NamedPipeline(MemplanPass):
+    """A pass that runs the pipeline `expand()` spells, reporting change exactly."""
+
+    _passes: ClassVar[tuple[NestedPass, ...]] = ()
+
+    @abstractmethod
+    def expand(self) -> str:
+        """The pipeline text this pass stands for."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_passes", parse_nested(self.expand()))
+
+    def run(self, ctx: Context, module: ModuleOp) -> bool:
+        before = fingerprint(module)
+        for nested in self._passes:
+            nested.instance.apply(ctx, module)
+        return fingerprint(module) != before
+
+
+STREAM_CLEANUP = (
+    "canonicalize,cse,simplify-global-accesses,apply-patterns,fold-globals,fuse-globals"
+)
+"""The passes of `stream-cleanup`'s loop; each visits every initializer and function."""
+
+
+@dataclass(frozen=True)
+class StreamCleanup(NamedPipeline):
+    """IREE's stream-phase cleanup: canonicalize, cse, simplify-global-accesses and
+    apply-patterns on every initializer and function, then fold-globals and
+    fuse-globals, all under the fixed-point iterator (which, unlike IREE's, does not
+    depend on the passes reporting their changes)."""
+
+    name = "stream-cleanup"
+
+    max_iterations: int = 10
+    debug: bool | None = False
+
+    def expand(self) -> str:
+        return fixed_point(STREAM_CLEANUP, max_iterations=self.max_iterations,
+                           debug=self.debug is not False)
