@@ -477,3 +477,10 @@ def test_parser_rejects(line, message):
 def test_element_rules_are_used_by_the_table():
     used = {spec.elements for spec in KERNELS}
     assert used == set(ElementRule)
+
+
+def test_stock_xdsl_tools_see_the_dialect_through_the_universe():
+    from xdsl.universe import Universe
+
+    hip = Universe.get_multiverse().all_dialects["hip"]()
+    assert hip is Hip
