@@ -48,7 +48,7 @@
 // CHECK-NEXT:    %token = memref.load %next[%c0] : memref<1xi64>
 // CHECK-NEXT:    memref.store %token, %step_len[%c0] : memref<1xi64>
 // CHECK-NEXT:    memref.dealloc %q_rot : memref<1x32x128xf16>
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    {{(func\.)?}}return
 func.func @step(%ctx: !hip.context, %tokens: memref<1x1xi64>, %embed: memref<32000x4096xf16>, %wqkv: memref<4096x6144xf16>, %cache: memref<2x32x8x128xf16>, %norm_w: memref<4096xf16>, %cos: memref<4096x64xf16>, %sin: memref<4096x64xf16>, %seqlen: index, %logits: memref<1x32000xf16>, %next: memref<1xi64>) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
@@ -122,7 +122,7 @@ func.func @step(%ctx: !hip.context, %tokens: memref<1x1xi64>, %embed: memref<320
 // CHECK-NEXT:    hip.reduce_mean(%ctx) ins(%c : memref<4x8xf32>) outs(%b4 : memref<4xf32>) {axes = [1 : i64], keepdims = 0 : i64}
 // CHECK-NEXT:    hip.topk(%ctx) ins(%b : memref<8xf32>) outs(%b4, %i4 : memref<4xf32>, memref<4xi64>) {k = 4 : i64}
 // CHECK-NEXT:    hip.conv(%ctx) ins(%img, %filt : memref<1x3x8x8xf32>, memref<4x3x3x3xf32>) outs(%fmap : memref<1x4x6x6xf32>) {strides = [1 : i64, 1 : i64]}
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    {{(func\.)?}}return
 func.func @kernel_family(%ctx: !hip.context, %a: memref<?x8xf32, strided<[8, 1], offset: ?>>, %b: memref<8xf32>, %c: memref<4x8xf32>, %t: memref<8x4xf32>, %c16: memref<16xf32>, %b4: memref<4xf32>, %i4: memref<4xi64>, %mask: memref<4x8xi1>, %axis: memref<1xi64>, %pads: memref<2xi64>, %reps: memref<1xi64>, %shape: memref<2xi64>, %img: memref<1x3x8x8xf32>, %filt: memref<4x3x3x3xf32>, %fmap: memref<1x4x6x6xf32>) {
   hip.launch @fused_qk_norm(%ctx) ins(%a, %b : memref<?x8xf32, strided<[8, 1], offset: ?>>, memref<8xf32>) outs(%a : memref<?x8xf32, strided<[8, 1], offset: ?>>) {block = 256 : i64}
   hip.launch @"lib-v2"::@kernel(%ctx) outs(%c : memref<4x8xf32>)
@@ -168,7 +168,7 @@ func.func @kernel_family(%ctx: !hip.context, %a: memref<?x8xf32, strided<[8, 1],
 // CHECK-NEXT:    hip.free(%ctx, %y) : memref<?x4x?xf16>
 // CHECK-NEXT:    hip.synchronize(%ctx)
 // CHECK-NEXT:    hip.free(%ctx, %z) : memref<16xi32>
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    {{(func\.)?}}return
 func.func @buffers(%ctx: !hip.context, %n: index, %m: index) {
   %p = hip.get_pool(%ctx, %n) {domain_id = 0 : i64} : memref<?xi8>
   %p_1 = hip.get_pool(%ctx, %n) {domain_id = 3 : i64} : memref<?xi8>
@@ -193,7 +193,7 @@ func.func @buffers(%ctx: !hip.context, %n: index, %m: index) {
 // CHECK-NEXT:    hip.launch @k(%ctx) outs(%x : memref<?xf32>)
 // CHECK-NEXT:    hip.synchronize(%ctx)
 // CHECK-NEXT:    hip.free(%ctx, %x) : memref<?xf32>
-// CHECK-NEXT:    func.return
+// CHECK-NEXT:    {{(func\.)?}}return
 func.func @generic(%ctx: !hip.context, %n: index) {
   %p = "hip.get_pool"(%ctx, %n) {domain_id = 1 : i64} : (!hip.context, index) -> memref<?xi8>
   %s = "hip.get_host_scratch"(%ctx, %n) : (!hip.context, index) -> memref<?xi8>
