@@ -8,10 +8,13 @@ follow buffers without knowing op names. Importing this module attaches them.
 
 from __future__ import annotations
 
-from xdsl.dialects import memref
+from xdsl.dialects import func, memref
+from xdsl.ir import Operation
 
+from memplan.printer import DefaultDialect
 from memplan.interfaces import (
     OperandEffects,
+    PlannableAllocation,
     ViewLike,
     all_results,
     attach_trait,
@@ -44,12 +47,29 @@ _EFFECTS: dict[type, OperandEffects] = {
 }
 
 
+def _alloc_alignment(op: Operation) -> int | None:
+    assert isinstance(op, memref.AllocOp)
+    return None if op.alignment is None else op.alignment.value.data
+
+
+# `memref.alloc` is the buffer the memory passes place; `alloca` lives on the stack
+# frame of its scope and is left where it is.
+_PLANNABLE: dict[type, PlannableAllocation] = {
+    memref.AllocOp: PlannableAllocation(
+        dynamic_sizes=operands_named("dynamic_sizes"), alignment=_alloc_alignment
+    ),
+}
+
+
 def _attach() -> None:
     for op_type, field in _VIEW_SOURCES.items():
         index = [name for name, _ in op_type.get_irdl_definition().operands].index(field)
         attach_trait(op_type, ViewLike(index))
     for op_type, effects in _EFFECTS.items():
         attach_trait(op_type, effects)
+    for op_type, allocation in _PLANNABLE.items():
+        attach_trait(op_type, allocation)
+    attach_trait(func.FuncOp, DefaultDialect("func"))
 
 
 _attach()

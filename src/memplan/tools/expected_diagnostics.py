@@ -26,6 +26,9 @@ class Expectation:
     severity: str
     text: str
     location: Location
+    """Where the diagnostic is expected."""
+    comment: Location
+    """Where the `expected-*` comment is, to report it when nothing matched."""
     remaining: int = 1
 
 
@@ -50,6 +53,7 @@ def collect_expectations(text: str, file: str) -> list[Expectation]:
                     match.group("severity"),
                     match.group("text"),
                     Location(file, target, column),
+                    Location(file, number, column),
                     count,
                 )
             )
@@ -89,7 +93,7 @@ def check(expected: list[Expectation], emitted: list[Diagnostic]) -> list[Diagno
                 Diagnostic(
                     "error",
                     f'expected {e.severity} "{e.text}" was not produced',
-                    e.location,
+                    e.comment,
                 )
             )
     return problems

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.printer import Printer
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 import memplan
 from memplan.context import make_context
@@ -30,6 +29,7 @@ from memplan.diagnostics import (
     diagnostic_handler,
     emit,
 )
+from memplan.printer import print_module
 from memplan.passes.registry import PASSES, passes_by_name
 from memplan.tools.expected_diagnostics import check, collect_expectations
 from memplan.tools.pipeline import (
@@ -159,13 +159,12 @@ class _Timing:
 
 def _print_module(module: ModuleOp, args: argparse.Namespace) -> str:
     buffer = io.StringIO()
-    printer = Printer(
-        stream=buffer,
-        print_generic_format=args.mlir_print_op_generic,
-        print_debuginfo=args.mlir_print_debuginfo,
+    print_module(
+        module,
+        buffer,
+        generic=args.mlir_print_op_generic,
+        debuginfo=args.mlir_print_debuginfo,
     )
-    printer.print_op(module)
-    buffer.write("\n")
     return buffer.getvalue()
 
 
@@ -174,10 +173,9 @@ def _verify(module: ModuleOp) -> None:
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
-        except VerifyException as error:
-            raise UserError(str(error).strip(), op=op) from None
-        except ValueError as error:
-            raise UserError(f"invalid IR: {error}", op=op) from None
+        except Exception as error:  # xDSL verifiers raise more than VerifyException
+            message = str(error).strip() or type(error).__name__
+            raise UserError(f"'{op.name}' op {message}", op=op) from None
 
 
 def _run_chunk(

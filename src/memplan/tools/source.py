@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
 
 from memplan.diagnostics import Diagnostic, Location
 
@@ -40,6 +41,26 @@ class LocatingParser(Parser):
         super().__init__(ctx, text, name)
         self._lines = LineIndex(text)
         self._file = StringAttr(name)
+        self._first_forward_use: dict[str, Span] = {}
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        if operand.operand_name not in self.ssa_values:
+            self._first_forward_use.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """xDSL reports undefined values at the end of the input; MLIR, and memplan,
+        at their first use."""
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as error:
+            undefined = [n for n in self.forward_ssa_references if n in self._first_forward_use]
+            if not error.msg.startswith("values used but not defined") or not undefined:
+                raise
+            first = min(undefined, key=lambda n: self._first_forward_use[n].start)
+            raise ParseError(
+                self._first_forward_use[first], f"use of undeclared SSA value name %{first}"
+            ) from None
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -79,9 +100,13 @@ def split_input(text: str, split: bool, marker: str = SPLIT_MARKER) -> list[Chun
 def parse_error_diagnostic(error: ParseError, text: str, name: str) -> Diagnostic:
     """`file:line:col: error: message`, followed by the line and a caret, as MLIR."""
     line, col = LineIndex(text).line_col(error.span.start)
-    source_line = text.splitlines()[line - 1] if text.splitlines()[line - 1 : line] else ""
+    lines = text.splitlines()
+    source_line = lines[line - 1] if line <= len(lines) else ""
     width = max(1, min(error.span.end - error.span.start, len(source_line) - col + 1))
-    message = f"{error.msg}\n{source_line}\n{' ' * (col - 1)}{'^' * width}"
+    summary = error.msg.strip()
+    if not text[error.span.start :].strip():
+        summary = f"unexpected end of input ({summary})" if summary else "unexpected end of input"
+    message = f"{summary}\n{source_line}\n{' ' * (col - 1)}{'^' * width}"
     return Diagnostic("error", message, Location(name, line, col))
 
 

@@ -1,0 +1,151 @@
+"""Printing IR the way mlir-opt and iree-opt print it.
+
+xDSL's printer writes every op with its full name (`builtin.module`, `func.return`)
+and every attribute inline. The peers' dumps elide `builtin.` and the default dialect
+of the enclosing op (`return` inside `func.func`), and print attribute aliases
+(`#encoding = #iree_encoding.testing<>`). memplan prints as they do, so their tests
+and dumps round-trip as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
+from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, OpTrait
+
+from memplan.interfaces import get_interface
+
+
+@dataclass(frozen=True)
+class DefaultDialect(OpTrait):
+    """Ops in this op's regions print without the `dialect.` prefix of `dialect`
+    (MLIR's `OpAsmOpInterface::getDefaultDialect`)."""
+
+    dialect: str
+
+
+def _alias_stem(attribute: Attribute) -> str | None:
+    """The alias an attribute asks to be printed under (`asm_alias` on its class)."""
+    if isinstance(attribute, TypeAttribute):
+        return None
+    return getattr(type(attribute), "asm_alias", None)
+
+
+def _nested_attributes(attribute: Attribute) -> Iterator[Attribute]:
+    yield attribute
+    if isinstance(attribute, ParametrizedAttribute):
+        for parameter in attribute.parameters:
+            yield from _nested_attributes(parameter)
+    elif isinstance(attribute, ArrayAttr):
+        for element in attribute.data:
+            yield from _nested_attributes(element)
+    elif isinstance(attribute, DictionaryAttr):
+        for element in attribute.data.values():
+            yield from _nested_attributes(element)
+
+
+def _op_attributes(op: Operation) -> Iterable[Attribute]:
+    yield from op.attributes.values()
+    yield from op.properties.values()
+    yield from (r.type for r in op.results)
+    yield from (o.type for o in op.operands)
+    for region in op.regions:
+        for block in region.blocks:
+            yield from (a.type for a in block.args)
+
+
+def collect_aliases(module: Operation) -> dict[Attribute, str]:
+    """Aliases in first-use order, numbered as MLIR numbers them (`#x`, `#x1`, ...)."""
+    aliases: dict[Attribute, str] = {}
+    used: dict[str, int] = {}
+    for op in module.walk():
+        for top in _op_attributes(op):
+            for attribute in _nested_attributes(top):
+                if attribute in aliases or isinstance(attribute, Data):
+                    continue
+                stem = _alias_stem(attribute)
+                if stem is None:
+                    continue
+                count = used.get(stem, 0)
+                used[stem] = count + 1
+                aliases[attribute] = stem if count == 0 else f"{stem}{count}"
+    return aliases
+
+
+class MlirPrinter(Printer):
+    """xDSL's printer with mlir-opt's op-name elision and attribute aliases."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._aliases: dict[Attribute, str] = {}
+        self._default_dialects: list[str] = [""]
+
+    def print_module(self, module: ModuleOp) -> None:
+        """Alias definitions, then the module."""
+        self._aliases = {} if self.print_generic_format else collect_aliases(module)
+        aliases, self._aliases = self._aliases, {}
+        for attribute, name in aliases.items():
+            self.print_string(f"#{name} = ")
+            self.print_attribute(attribute)
+            self.print_string("\n")
+        self._aliases = aliases
+        self.print_op(module)
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        name = self._aliases.get(attribute) if self._aliases else None
+        if name is not None:
+            self.print_string(f"#{name}")
+            return
+        super().print_attribute(attribute)
+
+    def print_op(self, op: Operation) -> None:
+        if self.print_generic_format or type(op).print is Operation.print:
+            super().print_op(op)
+            return
+        trait = get_interface(op, DefaultDialect)
+        self._default_dialects.append(trait.dialect if trait is not None else "")
+        try:
+            self._print_custom_op(op)
+        finally:
+            self._default_dialects.pop()
+
+    def _short_name(self, op: Operation) -> str:
+        name = op.name
+        dialect, _, rest = name.partition(".")
+        if dialect == "builtin":
+            return rest
+        # The enclosing op's default dialect (the entry below this op's own).
+        if len(self._default_dialects) >= 2 and dialect == self._default_dialects[-2]:
+            return rest
+        return name
+
+    def _print_custom_op(self, op: Operation) -> None:
+        """xDSL's `Printer.print_op` for the custom form, with the short op name."""
+        scope = bool(op.get_traits_of_type(IsolatedFromAbove))
+        begin_op_pos = self._current_column
+        self._print_results(op)
+        if scope:
+            self.enter_scope()
+        self.print_string(self._short_name(op))
+        end_op_pos = self._current_column
+        if op in self.diagnostic.op_messages:
+            for message in self.diagnostic.op_messages[op]:
+                self._add_message_on_next_line(message, begin_op_pos, end_op_pos)
+        op.print(self)
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_attribute(op.location)
+        if scope:
+            self.exit_scope()
+
+
+def print_module(module: ModuleOp, stream, *, generic: bool = False, debuginfo: bool = False) -> None:
+    printer = MlirPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.print_module(module)
+    stream.write("\n")
+
+

@@ -1,0 +1,4 @@
+func.func @f() {
+  %v = arith.addi %x, %x : i32
+  return
+}
