@@ -14,14 +14,24 @@ xDSL's verifier is missing or stricter than MLIR's (cast compatibility, copy bet
 a static and a dynamic shape, reshape groups, global initial values), the subclass
 checks what MLIR checks, with MLIR's messages.
 
+Each subclass redeclares all of its operands, results and properties, in xDSL's
+order: IRDL collects definitions from every class of the MRO, and in an already
+defined xDSL class they have become accessors it rejects. Each also defines its
+own `verify_`, because the inherited one runs xDSL's definition as well.
+
 `MemRefMlirSyntax` is the resulting dialect; `memplan.context.make_context()`
 registers it in place of xDSL's `memref`. Ops built by code that instantiates xDSL's
 classes directly still print generically; `adopt_mlir_syntax` swaps them for these
-subclasses before printing.
+subclasses before printing. `MlirPrinter` fixes what xDSL's builtin printing does
+differently in memref types (integer memory spaces) and float literals.
 """
 
 from __future__ import annotations
 
+import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
+from collections.abc import Sequence
 from math import prod
 from typing import ClassVar, cast
 
@@ -29,6 +39,7 @@ from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
+    AnyFloat,
     AnyFloatConstr,
     ArrayAttr,
     DenseArrayBase,
@@ -86,6 +97,7 @@ __all__ = [
     "GlobalOp",
     "MemRefMlirSyntax",
     "MemorySpaceCastOp",
+    "MlirPrinter",
     "RankOp",
     "adopt_mlir_syntax",
     "memory_space_cast_compatible",
@@ -551,7 +563,7 @@ def _parse_dense_resource_without_type(
     handle parser so the blob is printed back.
     """
     from xdsl.dialects.builtin import Builtin
-    from xdsl.interfaces import OpAsmDialectInterface
+    from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 
     parser.parse_punctuation("<", " in dense_resource attribute")
     interface = Builtin.get_interface(OpAsmDialectInterface)
@@ -561,6 +573,39 @@ def _parse_dense_resource_without_type(
     )
     parser.parse_punctuation(">", " in dense_resource attribute")
     return DenseResourceAttr.from_params(handle, tensor_type)
+
+
+_LITERAL_ELEMENT = re.compile(r"0x[0-9a-fA-F]+|true|false|[-+]?[0-9][0-9.eE+-]*")
+
+
+def _with_hex_float_elements(
+    attr: DenseIntOrFPElementsAttr, source: str
+) -> DenseIntOrFPElementsAttr:
+    """Reread hexadecimal elements of a float `dense<...>` as bit patterns.
+
+    MLIR prints NaN and infinities in float elements as their bits (`0xFF800000`
+    is -inf in f32); xDSL 0.75 reads such an element as the integer 4286578688.
+    `source` is the text from `<` on; the literal was already validated by xDSL.
+    """
+    element_type = attr.get_element_type()
+    literal = source[: source.find(">")]
+    if not isinstance(element_type, AnyFloat) or "0x" not in literal:
+        return attr
+    if literal.lstrip("< \t\n").startswith('"'):
+        return attr  # a hex string of raw bytes, which xDSL reads correctly
+    tokens = _LITERAL_ELEMENT.findall(literal)
+    values = list(cast(Sequence[float], attr.get_values()))
+    width = element_type.compile_time_size
+    for index, token in enumerate(tokens):
+        if token.startswith("0x"):
+            bits = int(token, 16).to_bytes(width, "little")
+            value = element_type.unpack(bits, 1)[0]
+            targets = range(len(values)) if len(tokens) == 1 else (index,)
+            for target in targets:
+                values[target] = value
+    return DenseIntOrFPElementsAttr.from_list(
+        cast(TensorType[AnyFloat], attr.type), values
+    )
 
 
 @irdl_op_definition
@@ -692,7 +737,11 @@ class GlobalOp(xmemref.GlobalOp):
             )
         tensor_type = cls.tensor_type(memref_type)
         if parser.parse_optional_keyword("dense") is not None:
-            return parser.parse_dense_int_or_fp_elements_attr(tensor_type)  # pyright: ignore[reportArgumentType]
+            start = parser.pos
+            attr = parser.parse_dense_int_or_fp_elements_attr(tensor_type)  # pyright: ignore[reportArgumentType]
+            return _with_hex_float_elements(
+                attr, parser.lexer.input.content[start : parser.pos]
+            )
         if parser.parse_optional_keyword("dense_resource") is not None:
             return _parse_dense_resource_without_type(parser, tensor_type)
         parser.raise_error(
@@ -721,6 +770,78 @@ class GlobalOp(xmemref.GlobalOp):
             if name not in self._PRINTED
         }
         printer.print_op_attributes(extra | self.attributes)
+
+
+# ---------------------------------------------------------------------------------
+# memref types
+# ---------------------------------------------------------------------------------
+
+
+class MlirPrinter(Printer):
+    """A Printer that writes memref types and float literals as `mlir-opt` does.
+
+    Types and literals are printed by xDSL's builtin dialect, not by the ops, so
+    these fixes have to sit in the printer:
+    - MLIR elides the `i64` of an integer memory space (`memref<4xf32, 1>`); xDSL
+      prints `memref<4xf32, 1 : i64>`.
+    - MLIR prints NaN and infinities as upper-case bits (`0xFF800000`); xDSL
+      prints lower case.
+    - MLIR rounds the 6-digit exponential form half away from zero
+      (`3.140625 : bf16` prints `3.140630e+00`); xDSL rounds half to even.
+    MLIR reads xDSL's forms too; the fixes make the text identical to peer dumps.
+    """
+
+    def print_float(self, value: float, type: AnyFloat) -> None:
+        if math.isnan(value) or math.isinf(value):
+            raw = type.pack((value,))
+            self.print_string(f"0x{raw[::-1].hex().upper()}")
+            return
+        text = _mlir_exponential(value)
+        if type.unpack(type.pack([float(text)]), 1)[0] == value:
+            self.print_string(text)
+        else:
+            super().print_float(value, type)
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, MemRefType | UnrankedMemRefType) and _is_i64_int(
+            attribute.memory_space
+        ):
+            self._print_memref_type(attribute)
+            return
+        super().print_attribute(attribute)
+
+    def _print_memref_type(self, t: MemRefType | UnrankedMemRefType) -> None:
+        self.print_string("memref<")
+        if isinstance(t, UnrankedMemRefType):
+            self.print_string("*x")
+        elif t.get_num_dims():
+            self.print_dimension_list(t.get_shape())
+            self.print_string("x")
+        self.print_attribute(t.element_type)
+        if isinstance(t, MemRefType) and not isinstance(t.layout, NoneAttr):
+            self.print_string(", ")
+            self.print_attribute(t.layout)
+        space = cast(IntegerAttr, t.memory_space)
+        self.print_string(f", {space.value.data}>")
+
+
+def _mlir_exponential(value: float) -> str:
+    """`APFloat::toString(precision 6, padding 0, no truncation)`: six significant
+    digits rounded half away from zero, then one padding zero (`1.500000e+00`)."""
+    exact = Decimal(value)
+    if exact.is_zero():
+        return "-0.000000e+00" if math.copysign(1.0, value) < 0 else "0.000000e+00"
+    exponent = exact.adjusted()
+    mantissa = exact.scaleb(-exponent).quantize(Decimal("1.00000"), ROUND_HALF_UP)
+    if abs(mantissa) >= 10:
+        exponent += 1
+        mantissa = exact.scaleb(-exponent).quantize(Decimal("1.00000"), ROUND_HALF_UP)
+    sign = "-" if exponent < 0 else "+"
+    return f"{mantissa}0e{sign}{abs(exponent):02d}"
+
+
+def _is_i64_int(attr: Attribute) -> bool:
+    return isinstance(attr, IntegerAttr) and attr.type == i64
 
 
 # ---------------------------------------------------------------------------------
