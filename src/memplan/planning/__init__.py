@@ -1,0 +1,26 @@
+"""Offset planning independent of the IR: buffers, conflicts, strategies, checks.
+
+``greedy`` (best fit in one order, fast on traces of tens of thousands of buffers),
+``best`` (several orders and local improvement under a time budget) and ``exact``
+(MiniMalloc-style branch and bound) all return a validated :class:`Plan`.
+"""
+
+from .dsa_csv import read_dsa_csv, write_plan_csv
+from .greedy import ORDERS, buffer_order, greedy, place_in_order
+from .problem import Buffer, Plan, PlanInputError, Problem
+from .validate import PlanValidationError, validate_plan
+
+__all__ = [
+    "Buffer",
+    "ORDERS",
+    "Plan",
+    "PlanInputError",
+    "PlanValidationError",
+    "Problem",
+    "buffer_order",
+    "greedy",
+    "place_in_order",
+    "read_dsa_csv",
+    "validate_plan",
+    "write_plan_csv",
+]

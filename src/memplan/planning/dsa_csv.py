@@ -1,0 +1,103 @@
+"""Dynamic Storage Allocation instances in the MiniMalloc CSV format.
+
+Input: a header ``id,lower,upper,size`` (an ``offset`` column, as this module writes,
+is accepted and returned) and one buffer a row, lifetime ``[lower, upper)``. Every
+problem with a file is reported as ``FILE:LINE: what is wrong``.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .problem import Buffer, Plan, PlanInputError, Problem
+
+REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
+
+
+def _parse_int(text: str, column: str, where: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise PlanInputError(f"{where}: {column} must be an integer, got {text.strip()!r}") from None
+
+
+def read_dsa_csv(path: str | os.PathLike, alignment: int = 1) -> tuple[Problem, np.ndarray | None]:
+    """Read a DSA CSV file; return the problem and the offsets if the file has them."""
+    path = Path(path)
+    try:
+        handle = path.open(newline="", encoding="utf-8")
+    except OSError as error:
+        raise PlanInputError(f"{path}: cannot read: {error.strerror or error}") from None
+    with handle:
+        try:
+            rows = list(csv.reader(handle))
+        except (csv.Error, UnicodeDecodeError) as error:
+            raise PlanInputError(f"{path}: not a readable CSV file: {error}") from None
+    if not rows:
+        raise PlanInputError(f"{path}:1: empty file; expected the header {','.join(REQUIRED_COLUMNS)}")
+    header = [cell.strip() for cell in rows[0]]
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    if missing:
+        raise PlanInputError(
+            f"{path}:1: header must name the columns {','.join(REQUIRED_COLUMNS)}; missing {','.join(missing)}"
+        )
+    column = {name: header.index(name) for name in header}
+    has_offsets = "offset" in column
+    buffers: list[Buffer] = []
+    offsets: list[int] = []
+    first_line_of: dict[str, int] = {}
+    for line_number, row in enumerate(rows[1:], start=2):
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        where = f"{path}:{line_number}"
+        if len(row) != len(header):
+            raise PlanInputError(f"{where}: expected {len(header)} fields, got {len(row)}")
+        buffer_id = row[column["id"]].strip()
+        if not buffer_id:
+            raise PlanInputError(f"{where}: empty id")
+        if buffer_id in first_line_of:
+            raise PlanInputError(f"{where}: duplicate id {buffer_id!r} (first on line {first_line_of[buffer_id]})")
+        first_line_of[buffer_id] = line_number
+        lower = _parse_int(row[column["lower"]], "lower", where)
+        upper = _parse_int(row[column["upper"]], "upper", where)
+        size = _parse_int(row[column["size"]], "size", where)
+        if size < 0:
+            raise PlanInputError(f"{where}: size must be >= 0, got {size}")
+        if lower >= upper:
+            raise PlanInputError(f"{where}: upper ({upper}) must be greater than lower ({lower})")
+        try:
+            buffers.append(Buffer(buffer_id, size, lower, upper, alignment))
+        except PlanInputError as error:
+            raise PlanInputError(f"{where}: {error}") from None
+        if has_offsets:
+            offsets.append(_parse_int(row[column["offset"]], "offset", where))
+    return Problem.from_intervals(buffers), (np.array(offsets, dtype=np.int64) if has_offsets else None)
+
+
+def write_plan_csv(path: str | os.PathLike, plan: Plan) -> None:
+    """Write ``id,lower,upper,size,offset`` atomically: a temporary file in the same
+    directory is renamed over the target, so a failure never leaves half a file."""
+    path = Path(path)
+    problem = plan.problem
+    if not problem.has_intervals:
+        raise PlanInputError("only interval problems can be written as DSA CSV")
+    directory = path.parent if str(path.parent) else Path(".")
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(descriptor, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle, lineterminator="\n")
+            writer.writerow(REQUIRED_COLUMNS + ("offset",))
+            for buffer, offset in zip(problem.buffers, plan.offsets.tolist()):
+                writer.writerow((buffer.id, buffer.lower, buffer.upper, buffer.size, offset))
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise

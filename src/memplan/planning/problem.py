@@ -1,0 +1,247 @@
+"""The planning problem: buffers, which pairs may not share bytes, and a plan.
+
+Two forms share one class. The interval form gives every buffer a lifetime
+``[lower, upper)``; two buffers conflict when their lifetimes intersect. The general
+form gives the conflicting pairs directly (a conflict graph), for callers whose
+"may not share" relation is not an interval order (the host/device ordering rules of
+DESIGN section 2 can produce such graphs). Strategies work on either form; the
+interval form lets them use sweeps and time sections instead of adjacency lists,
+which matters on traces with tens of millions of conflicting pairs.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Sequence
+
+import numpy as np
+
+
+class PlanInputError(ValueError):
+    """A problem description (a CSV file, a buffer) is malformed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Buffer:
+    """One buffer to place: ``size`` bytes at an offset that is a multiple of
+    ``alignment``; live on ``[lower, upper)`` in the interval form."""
+
+    id: str
+    size: int
+    lower: int | None = None
+    upper: int | None = None
+    alignment: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("size", "alignment"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise PlanInputError(f"buffer {self.id}: {name} must be an integer, got {value!r}")
+        if self.size < 0:
+            raise PlanInputError(f"buffer {self.id}: size must be >= 0, got {self.size}")
+        if self.alignment < 1:
+            raise PlanInputError(f"buffer {self.id}: alignment must be >= 1, got {self.alignment}")
+        if (self.lower is None) != (self.upper is None):
+            raise PlanInputError(f"buffer {self.id}: give both lower and upper, or neither")
+        if self.lower is not None and not self.lower < self.upper:  # type: ignore[operator]
+            raise PlanInputError(
+                f"buffer {self.id}: lifetime [{self.lower}, {self.upper}) is empty; upper must exceed lower"
+            )
+
+    @property
+    def has_lifetime(self) -> bool:
+        return self.lower is not None
+
+
+class Problem:
+    """Buffers plus the conflict relation; immutable once built.
+
+    Build with :meth:`from_intervals` (conflicts follow from lifetimes) or
+    :meth:`from_conflicts` (explicit pairs of buffer indices). Derived data (adjacency
+    lists, cliques, bounds) is computed on first use: the adjacency lists of a large
+    trace can hold tens of millions of entries, and the interval strategies never need
+    them.
+    """
+
+    def __init__(self, buffers: Sequence[Buffer], conflicts: Iterable[tuple[int, int]] | None = None):
+        self.buffers: tuple[Buffer, ...] = tuple(buffers)
+        seen: set[str] = set()
+        for buffer in self.buffers:
+            if buffer.id in seen:
+                raise PlanInputError(f"duplicate buffer id {buffer.id!r}")
+            seen.add(buffer.id)
+        n = len(self.buffers)
+        self.sizes = np.fromiter((b.size for b in self.buffers), dtype=np.int64, count=n)
+        self.alignments = np.fromiter((b.alignment for b in self.buffers), dtype=np.int64, count=n)
+        self.has_intervals = conflicts is None
+        if self.has_intervals:
+            missing = [b.id for b in self.buffers if not b.has_lifetime]
+            if missing:
+                raise PlanInputError(f"buffer {missing[0]} has no lifetime; give lower/upper or a conflict set")
+            self.lowers = np.fromiter((b.lower for b in self.buffers), dtype=np.int64, count=n)
+            self.uppers = np.fromiter((b.upper for b in self.buffers), dtype=np.int64, count=n)
+            self._explicit_neighbours: tuple[np.ndarray, ...] | None = None
+        else:
+            adjacency: list[set[int]] = [set() for _ in range(n)]
+            for a, b in conflicts:  # type: ignore[union-attr]
+                if not (0 <= a < n and 0 <= b < n):
+                    raise PlanInputError(f"conflict ({a}, {b}) names a buffer index outside 0..{n - 1}")
+                if a != b:
+                    adjacency[a].add(b)
+                    adjacency[b].add(a)
+            self._explicit_neighbours = tuple(np.array(sorted(s), dtype=np.int64) for s in adjacency)
+
+    # -- construction ---------------------------------------------------------------
+
+    @classmethod
+    def from_intervals(cls, buffers: Sequence[Buffer]) -> "Problem":
+        return cls(buffers)
+
+    @classmethod
+    def from_conflicts(cls, buffers: Sequence[Buffer], conflicts: Iterable[tuple[int, int]]) -> "Problem":
+        return cls(buffers, conflicts)
+
+    def __len__(self) -> int:
+        return len(self.buffers)
+
+    def __repr__(self) -> str:
+        form = "intervals" if self.has_intervals else "conflict graph"
+        return f"Problem({len(self)} buffers, {form})"
+
+    # -- conflicts ------------------------------------------------------------------
+
+    @cached_property
+    def neighbours(self) -> tuple[np.ndarray, ...]:
+        """Adjacency lists (sorted index arrays). For intervals, built by a sweep in
+        O(n log n + conflicts): only buffers live when another starts are paired."""
+        if self._explicit_neighbours is not None:
+            return self._explicit_neighbours
+        n = len(self)
+        adjacency: list[list[int]] = [[] for _ in range(n)]
+        live: list[tuple[int, int]] = []  # heap of (upper, index)
+        live_set: set[int] = set()
+        for index in np.lexsort((self.uppers, self.lowers)).tolist():
+            lower = int(self.lowers[index])
+            while live and live[0][0] <= lower:
+                live_set.discard(heapq.heappop(live)[1])
+            for other in live_set:
+                adjacency[index].append(other)
+                adjacency[other].append(index)
+            live_set.add(index)
+            heapq.heappush(live, (int(self.uppers[index]), index))
+        return tuple(np.array(sorted(a), dtype=np.int64) for a in adjacency)
+
+    def conflicts(self, a: int, b: int) -> bool:
+        if self.has_intervals:
+            return bool(self.lowers[a] < self.uppers[b] and self.lowers[b] < self.uppers[a])
+        return bool(np.isin(b, self.neighbours[a]))
+
+    def conflict_count(self) -> int:
+        """Number of conflicting pairs, without building adjacency lists for intervals."""
+        if not self.has_intervals:
+            return sum(len(a) for a in self.neighbours) // 2
+        started_before_end = np.searchsorted(np.sort(self.lowers), self.uppers, side="left")
+        ended_by_start = np.searchsorted(np.sort(self.uppers), self.lowers, side="right")
+        return int((started_before_end - ended_by_start).sum() - len(self)) // 2
+
+    # -- cliques and bounds ---------------------------------------------------------
+
+    @cached_property
+    def time_slots(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Interval form only: the distinct start times, and each buffer's slot range
+        ``[first, last)`` over them. Two buffers conflict exactly when their slot ranges
+        intersect, since a lifetime intersection always contains a start time."""
+        starts = np.unique(self.lowers)
+        first = np.searchsorted(starts, self.lowers, side="left")
+        last = np.searchsorted(starts, self.uppers, side="left")
+        return starts, first, last
+
+    @cached_property
+    def live_bytes(self) -> np.ndarray:
+        """Interval form only: bytes live at each start time."""
+        starts, first, last = self.time_slots
+        delta = np.zeros(len(starts) + 1, dtype=np.int64)
+        np.add.at(delta, first, self.sizes)
+        np.add.at(delta, last, -self.sizes)
+        return np.cumsum(delta)[:-1]
+
+    @cached_property
+    def cliques(self) -> tuple[np.ndarray, ...]:
+        """Sets of pairwise-conflicting buffers that together cover every buffer.
+
+        Intervals: the maximal live sets (taken at start times after which something
+        ends before the next start). General graphs: greedy cliques grown from each
+        uncovered buffer, largest neighbours first. Any clique's total size bounds the
+        pool from below; the exact search prunes with them."""
+        n = len(self)
+        if n == 0:
+            return ()
+        if self.has_intervals:
+            starts, first, last = self.time_slots
+            slot_count = len(starts)
+            ends_after = np.zeros(slot_count + 1, dtype=bool)
+            ends_after[last] = True  # a buffer ending at slot k means the live set at k-1 is maximal
+            maximal_slots = [k for k in range(slot_count) if ends_after[k + 1]]
+            order = np.argsort(first, kind="stable")
+            result = []
+            for slot in maximal_slots:
+                members = order[(first[order] <= slot) & (last[order] > slot)]
+                result.append(np.sort(members))
+            return tuple(result)
+        covered = np.zeros(n, dtype=bool)
+        neighbour_sets = [set(a.tolist()) for a in self.neighbours]
+        result = []
+        for seed in np.argsort(-self.sizes, kind="stable").tolist():
+            if covered[seed]:
+                continue
+            clique = [seed]
+            candidates = sorted(neighbour_sets[seed], key=lambda i: -int(self.sizes[i]))
+            for candidate in candidates:
+                if all(candidate in neighbour_sets[member] for member in clique):
+                    clique.append(candidate)
+            covered[clique] = True
+            result.append(np.array(sorted(clique), dtype=np.int64))
+        return tuple(result)
+
+    def lower_bound(self) -> int:
+        """A pool size no valid plan can beat.
+
+        Intervals: the peak of live bytes over time (exact for the clique number).
+        General graphs: the largest total of the greedy cliques, which is at least the
+        largest single buffer; it can be far from the optimum on graphs whose cliques
+        the greedy growth misses, but it is always valid."""
+        if len(self) == 0:
+            return 0
+        if self.has_intervals:
+            return int(self.live_bytes.max())
+        return int(max(self.sizes[c].sum() for c in self.cliques))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Offsets for every buffer of ``problem`` (index-aligned) and what is known of it."""
+
+    problem: Problem
+    offsets: np.ndarray
+    strategy: str
+    optimal: bool = False
+    stats: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def pool_size(self) -> int:
+        if len(self.offsets) == 0:
+            return 0
+        return int((self.offsets + self.problem.sizes).max())
+
+    def offset_of(self, buffer_id: str) -> int:
+        for index, buffer in enumerate(self.problem.buffers):
+            if buffer.id == buffer_id:
+                return int(self.offsets[index])
+        raise KeyError(buffer_id)
+
+
+def align_up(value: np.ndarray | int, alignment: np.ndarray | int):
+    """Smallest multiple of ``alignment`` that is >= ``value`` (elementwise)."""
+    return -(-value // alignment) * alignment

@@ -1,0 +1,93 @@
+"""The greedy best-fit planner."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from memplan.planning import ORDERS, Buffer, Problem, buffer_order, greedy
+from memplan.planning.greedy import peak_live_bytes
+
+from planning_cases import graph_problems, interval_problems, overlapping_pairs
+
+
+@given(interval_problems(aligned=True))
+@settings(max_examples=120, deadline=None)
+def test_greedy_plans_are_valid_and_not_below_the_bound(problem):
+    for order in ORDERS:
+        plan = greedy(problem, order)
+        assert not overlapping_pairs(problem, plan.offsets)
+        assert np.all(plan.offsets % problem.alignments == 0)
+        assert plan.pool_size >= problem.lower_bound()
+
+
+@given(graph_problems())
+@settings(max_examples=80, deadline=None)
+def test_greedy_on_conflict_graphs(problem):
+    plan = greedy(problem)
+    assert not overlapping_pairs(problem, plan.offsets)
+    assert plan.pool_size >= problem.lower_bound()
+
+
+def test_buffers_go_on_top_when_no_gap_holds_them():
+    problem = Problem.from_intervals(
+        [
+            Buffer("floor", 10, 0, 4),
+            Buffer("pillar_low", 9, 1, 4),
+            Buffer("pillar_high", 8, 1, 4),
+            Buffer("short", 6, 0, 1),
+            Buffer("three", 3, 1, 2),
+        ]
+    )
+    plan = greedy(problem, [0, 1, 2, 3, 4])
+    # floor [0,10), pillar_low best-fit: no gap -> top 10 -> [10,19); pillar_high [19,27);
+    # short (live 0..1, conflicts floor only) -> [10,16); three (1..2) conflicts floor,
+    # pillars: gaps none below 27 -> top 27.
+    assert plan.offsets.tolist() == [0, 10, 19, 10, 27]
+
+
+def test_explicit_order_must_be_a_permutation():
+    problem = Problem.from_intervals([Buffer("a", 1, 0, 1), Buffer("b", 1, 0, 1)])
+    with pytest.raises(ValueError, match="exactly once"):
+        greedy(problem, [0, 0])
+    with pytest.raises(ValueError, match="unknown greedy order"):
+        greedy(problem, "random")
+
+
+def test_best_fit_uses_the_smallest_of_two_gaps():
+    problem = Problem.from_intervals(
+        [Buffer("x", 2, 0, 2), Buffer("y", 7, 0, 2), Buffer("z", 6, 0, 2), Buffer("w", 2, 0, 2)]
+    )
+    sizes_then_w = [1, 2, 0, 3]
+    plan = greedy(problem, sizes_then_w)  # y [0,7), z [7,13), x [13,15), w top [15,17)
+    assert plan.offsets.tolist() == [13, 0, 7, 15]
+    problem_with_gaps = Problem.from_intervals(
+        [
+            Buffer("x", 2, 0, 2),
+            Buffer("spacer3", 3, 0, 1),
+            Buffer("y", 7, 0, 2),
+            Buffer("spacer2", 2, 0, 1),
+            Buffer("z", 6, 0, 2),
+            Buffer("w", 2, 1, 2),
+        ]
+    )
+    # Place x, spacer3, y, spacer2, z in this order, then w (live only at time 1 when
+    # the spacers are dead): gaps [2,5) and [12,14); w takes the tighter [12,14).
+    plan = greedy(problem_with_gaps, [0, 1, 2, 3, 4, 5])
+    assert plan.offsets.tolist()[:5] == [0, 2, 5, 12, 14]
+    assert plan.offsets[5] == 12
+
+
+def test_breadth_order_puts_the_busiest_moment_first():
+    problem = Problem.from_intervals(
+        [Buffer("lonely_big", 10, 0, 1), Buffer("crowd1", 4, 1, 2), Buffer("crowd2", 4, 1, 2), Buffer("crowd3", 4, 1, 2)]
+    )
+    assert peak_live_bytes(problem).tolist() == [10, 12, 12, 12]
+    assert buffer_order(problem, "breadth").tolist()[:3] == [1, 2, 3]
+    assert buffer_order(problem, "size").tolist()[0] == 0
+
+
+def test_zero_size_buffers_sit_at_zero():
+    problem = Problem.from_intervals([Buffer("a", 4, 0, 2), Buffer("empty", 0, 0, 2)])
+    assert greedy(problem).offsets.tolist() == [0, 0]
