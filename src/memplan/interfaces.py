@@ -28,12 +28,14 @@ from xdsl.traits import get_effects as _xdsl_get_effects
 __all__ = [
     "EffectInstance",
     "MemoryEffectKind",
+    "PlannableAllocation",
     "StreamExecution",
     "StreamSynchronization",
     "ViewLike",
     "attach_trait",
     "get_interface",
     "memory_effects",
+    "plannable_allocation",
     "stream_of",
     "synchronized_stream",
     "view_source",
@@ -161,6 +163,30 @@ def synchronized_stream(op: Operation) -> SSAValue | object | None:
 
 
 ALL_STREAMS = _ALL_STREAMS
+
+
+def _no_alignment(op: Operation) -> int | None:
+    return None
+
+
+@dataclass(frozen=True)
+class PlannableAllocation(OpTrait):
+    """The op's result is a fresh buffer that a memory planner may place anywhere.
+
+    Nothing but the program owns its bytes, so it may take another buffer's slot or
+    an offset in a pool whenever the ordering rules allow (DESIGN.md section 2). Its
+    size is its result type, with one `dynamic_sizes` operand per dynamic dimension;
+    `alignment` is the byte alignment it asks for (None: the default). Memory the
+    runtime places (a pool, host scratch, runtime allocations) is not plannable.
+    """
+
+    dynamic_sizes: Callable[[Operation], tuple[SSAValue, ...]]
+    alignment: Callable[[Operation], int | None] = _no_alignment
+
+
+def plannable_allocation(op: Operation) -> PlannableAllocation | None:
+    """The op's allocation model when its result is a buffer planners may place."""
+    return get_interface(op, PlannableAllocation)
 
 
 @dataclass(frozen=True)
