@@ -40,6 +40,12 @@ class PassInfo:
 
 PASSES: tuple[PassInfo, ...] = (
     PassInfo(
+        "cse",
+        "memplan.passes.cse:CSE",
+        "merge equal ops by dominance when purity and memory effects allow; drop dead ops",
+        universe_name="memplan-cse",
+    ),
+    PassInfo(
         "fixed-point-iterator",
         "memplan.passes.fixed_point_iterator:FixedPointIterator",
         "rerun a nested pipeline until an iteration changes nothing (by fingerprint)",

@@ -1,0 +1,223 @@
+"""What an op's memory effects allow the cleanup passes to do with it.
+
+CSE, DCE and the canonicalizer decide from effects alone (`memplan.interfaces.
+memory_effects`, value- and symbol-tied where the op's model says so), never from op
+names:
+
+- an op without effects may be merged with an equal one and dropped when unused;
+- an op that only reads may be merged when nothing that may write what it reads lies
+  between, and dropped when unused;
+- an op that allocates a fresh result is never merged (two users would then share one
+  buffer, IREE bug #23665) but is dropped when unused;
+- an op with unknown effects (no effect trait at all) is kept and never merged.
+
+Memory is split into *resources* so that a write blocks only the reads it may
+affect. A global (a `SymbolRefAttr` effect) is its own resource: globals never alias.
+A value-tied effect names the buffer at the root of its view chain; a root that is the
+fresh allocation of some op is its own resource, any other root (a block argument, a
+result of an op that does not allocate) may alias every non-global buffer. An effect
+tied to nothing may touch anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Set as AbstractSet
+from dataclasses import dataclass
+from enum import Enum
+
+from xdsl.dialects.builtin import SymbolRefAttr
+from xdsl.ir import Operation, OpResult, Region, SSAValue
+from xdsl.traits import (
+    IsTerminator,
+    MemoryEffect,
+    RecursiveMemoryEffect,
+    SymbolOpInterface,
+)
+
+from memplan.interfaces import (
+    EffectInstance,
+    MemoryEffectKind,
+    get_interface,
+    memory_effects,
+    view_source,
+)
+
+__all__ = [
+    "ANY_BUFFER",
+    "EVERYTHING",
+    "EffectClass",
+    "Purity",
+    "Resource",
+    "classify",
+    "effects_of",
+    "is_trivially_dead",
+    "resource_of",
+    "written_resources",
+    "would_be_trivially_dead",
+]
+
+
+class _Wildcard(Enum):
+    ANY_BUFFER = "any non-global buffer"
+    EVERYTHING = "any memory"
+
+
+ANY_BUFFER = _Wildcard.ANY_BUFFER
+"""A buffer that may alias any other non-global buffer."""
+EVERYTHING = _Wildcard.EVERYTHING
+"""Unknown memory: may be any global or buffer."""
+
+Resource = SymbolRefAttr | SSAValue | _Wildcard
+"""A global, a freshly allocated root buffer, or one of the two wildcards."""
+
+
+def effects_of(op: Operation) -> AbstractSet[EffectInstance] | None:
+    """`memory_effects(op)`, with the effects of an op that has its nested ops'
+    effects (`RecursiveMemoryEffect`) gathered from memplan's value-tied models of
+    those ops rather than xDSL's value-less ones. None means unknown."""
+    own_traits = op.get_traits_of_type(MemoryEffect)
+    has_external_model = get_interface(op, MemoryEffect) not in own_traits
+    if has_external_model or not op.has_trait(RecursiveMemoryEffect):
+        return memory_effects(op)
+    effects: set[EffectInstance] = set()
+    for trait in own_traits:
+        if isinstance(trait, RecursiveMemoryEffect):
+            continue
+        got = trait.get_effects(op)
+        if got is None:
+            return None
+        effects.update(got)
+    for region in op.regions:
+        for block in region.blocks:
+            for nested in block.ops:
+                got = effects_of(nested)
+                if got is None:
+                    return None
+                effects.update(got)
+    return effects
+
+
+def _allocates(value: SSAValue) -> bool:
+    """Whether `value` is a fresh allocation of the op defining it."""
+    if not isinstance(value, OpResult):
+        return False
+    effects = effects_of(value.op)
+    return effects is not None and any(
+        e.kind is MemoryEffectKind.ALLOC and e.value is value for e in effects
+    )
+
+
+def resource_of(effect: EffectInstance) -> Resource:
+    """The resource an effect touches."""
+    target = effect.value
+    if target is None:
+        return EVERYTHING
+    if isinstance(target, SymbolRefAttr):
+        return target
+    root = _root(target)
+    return root if _allocates(root) else ANY_BUFFER
+
+
+def _root(value: SSAValue) -> SSAValue:
+    """The start of `value`'s chain of views (a cycle, possible only in unreachable
+    code, ends the walk where it closes)."""
+    seen: set[SSAValue] = set()
+    while isinstance(value, OpResult) and value.index == 0 and value not in seen:
+        source = view_source(value.op)
+        if source is None:
+            break
+        seen.add(value)
+        value = source
+    return value
+
+
+class EffectClass(Enum):
+    PURE = "pure"
+    READ_ONLY = "read-only"
+    ALLOCATES = "allocates"
+    WRITES = "writes"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Purity:
+    """An op's effects as the cleanup passes use them."""
+
+    kind: EffectClass
+    reads: frozenset[Resource] = frozenset()
+    """The resources a READ_ONLY op reads."""
+
+
+_PURE = Purity(EffectClass.PURE)
+_UNKNOWN = Purity(EffectClass.UNKNOWN)
+
+
+def classify(op: Operation) -> Purity:
+    effects = effects_of(op)
+    if effects is None:
+        return _UNKNOWN
+    if not effects:
+        return _PURE
+    kinds = {e.kind for e in effects}
+    if kinds == {MemoryEffectKind.READ}:
+        return Purity(EffectClass.READ_ONLY, frozenset(resource_of(e) for e in effects))
+    if MemoryEffectKind.WRITE in kinds or MemoryEffectKind.FREE in kinds:
+        return Purity(EffectClass.WRITES)
+    return Purity(EffectClass.ALLOCATES)
+
+
+def written_resources(op: Operation) -> frozenset[Resource] | None:
+    """What `op` itself may write or free (None: unknown, i.e. anything)."""
+    effects = effects_of(op)
+    if effects is None:
+        return None
+    return frozenset(
+        resource_of(e)
+        for e in effects
+        if e.kind is MemoryEffectKind.WRITE or e.kind is MemoryEffectKind.FREE
+    )
+
+
+def regions_written_resources(regions: Iterable[Region]) -> frozenset[Resource] | None:
+    """What any op nested in `regions` may write (None: unknown)."""
+    written: set[Resource] = set()
+    for region in regions:
+        for nested in region.walk():
+            got = written_resources(nested)
+            if got is None:
+                return None
+            written.update(got)
+    return frozenset(written)
+
+
+def would_be_trivially_dead(op: Operation) -> bool:
+    """Whether `op` could be erased if its results were unused: as MLIR's
+    `wouldOpBeTriviallyDead`, it is no terminator or symbol and only reads memory
+    or allocates its own results."""
+    if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface):
+        return False
+    effects = effects_of(op)
+    if effects is None:
+        return False
+    for effect in effects:
+        if effect.kind is MemoryEffectKind.READ:
+            continue
+        if (
+            effect.kind is MemoryEffectKind.ALLOC
+            and isinstance(effect.value, SSAValue)
+            and _defined_inside(effect.value, op)
+        ):
+            continue
+        return False
+    return True
+
+
+def _defined_inside(value: SSAValue, op: Operation) -> bool:
+    owner = value.owner
+    owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
+    return owner_op is not None and op.is_ancestor(owner_op)
+
+
+def is_trivially_dead(op: Operation) -> bool:
+    """No result of `op` is used and erasing it changes nothing observable."""
+    return all(r.first_use is None for r in op.results) and would_be_trivially_dead(op)

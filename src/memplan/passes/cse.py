@@ -1,0 +1,372 @@
+"""`cse`: common subexpression elimination by dominance, purity and memory effects.
+
+Two ops compute the same thing when they have the same name, operands, properties,
+attributes, result types and (structurally equal) regions; source locations do not
+count. CSE keeps the first and replaces the second when the first dominates it and
+the second's effects allow it (`memplan.analysis.purity`):
+
+- no effects: always;
+- only reads: when nothing that may write what they read lies between the two;
+- unknown effects, writes, or the allocation of a fresh result: never (merging two
+  allocations makes their users share a buffer, IREE bug #23665).
+
+The walk follows the dominator tree of every region, with several blocks or one, and
+enters nested regions with the enclosing scope still visible, except for regions of
+ops isolated from above, which start afresh. Known ops live in a scoped hash table;
+whether a read is still valid is a comparison of *generations*: every write stamps
+the resources it may touch with a fresh number, and a recorded read remembers the
+stamps it saw. A block reached other than straight from its immediate dominator (a
+join or a loop header) and a nested region (which may run repeatedly) first stamp
+everything that may be written on the way. So the pass costs one walk, hashing and
+a dictionary lookup per op; no pair of ops is ever compared except on a hash hit.
+
+Dead ops are dropped on the way: an unused op that only reads or allocates its own
+results, and then, transitively, the ops only it used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolOpInterface
+
+from memplan.analysis.dominance import DominatorTree
+from memplan.analysis.purity import (
+    ANY_BUFFER,
+    EVERYTHING,
+    EffectClass,
+    Resource,
+    classify,
+    is_trivially_dead,
+    regions_written_resources,
+    written_resources,
+)
+from memplan.passes.base import MemplanPass
+
+__all__ = ["CSE", "OpKey", "cse", "regions_equivalent"]
+
+
+def _op_name(op: Operation) -> str:
+    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+
+
+def _dict_hash(entries: dict[str, Attribute]) -> int:
+    return hash(frozenset(entries.items())) if entries else 0
+
+
+class OpKey:
+    """An op as a hash key: equal keys are ops that compute the same thing."""
+
+    __slots__ = ("op", "_hash")
+
+    def __init__(self, op: Operation):
+        self.op = op
+        self._hash = hash((
+            _op_name(op),
+            tuple(op.operands),
+            tuple(op.result_types),
+            _dict_hash(op.properties),
+            _dict_hash(op.attributes),
+            tuple(len(r.blocks) for r in op.regions),
+        ))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OpKey):
+            return NotImplemented
+        a, b = self.op, other.op
+        return (
+            self._hash == other._hash
+            and _op_name(a) == _op_name(b)
+            and tuple(a.operands) == tuple(b.operands)
+            and tuple(a.result_types) == tuple(b.result_types)
+            and a.properties == b.properties
+            and a.attributes == b.attributes
+            and regions_equivalent(a.regions, b.regions)
+        )
+
+
+def regions_equivalent(left: Sequence[Region], right: Sequence[Region]) -> bool:
+    """Whether two lists of regions are the same code: same blocks, ops (compared as
+    `OpKey` does, result types included) and uses, where each value defined inside
+    corresponds to its counterpart and every value from outside is the same value."""
+    if len(left) != len(right):
+        return False
+    mapping: dict[SSAValue | Block, SSAValue | Block] = {}
+    pairs: list[tuple[Region, Region]] = list(zip(left, right))
+    while pairs:
+        ra, rb = pairs.pop()
+        blocks_a, blocks_b = list(ra.blocks), list(rb.blocks)
+        if len(blocks_a) != len(blocks_b):
+            return False
+        for ba, bb in zip(blocks_a, blocks_b):
+            if len(ba.args) != len(bb.args) or ba.arg_types != bb.arg_types:
+                return False
+            mapping[ba] = bb
+            mapping.update(zip(ba.args, bb.args))
+        for ba, bb in zip(blocks_a, blocks_b):
+            ops_a, ops_b = list(ba.ops), list(bb.ops)
+            if len(ops_a) != len(ops_b):
+                return False
+            for oa, ob in zip(ops_a, ops_b):
+                if (
+                    _op_name(oa) != _op_name(ob)
+                    or len(oa.operands) != len(ob.operands)
+                    or len(oa.successors) != len(ob.successors)
+                    or len(oa.regions) != len(ob.regions)
+                    or tuple(oa.result_types) != tuple(ob.result_types)
+                    or oa.properties != ob.properties
+                    or oa.attributes != ob.attributes
+                ):
+                    return False
+                if any(mapping.get(va, va) is not vb
+                       for va, vb in zip(oa.operands, ob.operands)):
+                    return False
+                if any(mapping.get(sa) is not sb
+                       for sa, sb in zip(oa.successors, ob.successors)):
+                    return False
+                mapping.update(zip(oa.results, ob.results))
+                pairs.extend(zip(oa.regions, ob.regions))
+    return True
+
+
+# Generation counters besides one per resource: what a write bumps and a read checks.
+_WILD = "write to unknown memory"
+_ANY_WRITE = "any write"
+_ALIASABLE_WRITE = "write to a buffer that may alias others"
+_ANY_BUFFER_WRITE = "write to any buffer"
+
+
+def _bumped_by(resource: Resource) -> tuple[object, ...]:
+    """The counters a write to `resource` advances."""
+    if resource is EVERYTHING:
+        return (_WILD, _ANY_WRITE)
+    if resource is ANY_BUFFER:
+        return (_ALIASABLE_WRITE, _ANY_BUFFER_WRITE, _ANY_WRITE)
+    if isinstance(resource, SSAValue):
+        return (resource, _ANY_BUFFER_WRITE, _ANY_WRITE)
+    return (resource, _ANY_WRITE)
+
+
+def _checked_by(resource: Resource) -> tuple[object, ...]:
+    """The counters whose change invalidates a read of `resource`."""
+    if resource is EVERYTHING:
+        return (_ANY_WRITE,)
+    if resource is ANY_BUFFER:
+        return (_ANY_BUFFER_WRITE, _WILD)
+    if isinstance(resource, SSAValue):
+        return (resource, _ALIASABLE_WRITE, _WILD)
+    return (resource, _WILD)
+
+
+_MISSING = object()
+
+
+@dataclass
+class _Known:
+    op: Operation
+    stamps: tuple[tuple[object, int], ...]
+    """For a read-only op: the generation of each counter its reads depend on."""
+
+
+class _Scopes:
+    """The table of known ops and the generation counters, both undone in bulk when
+    a scope (a dominator-tree node, a region) closes."""
+
+    def __init__(self) -> None:
+        self.known: dict[OpKey, _Known] = {}
+        self.generation: dict[object, int] = {}
+        self._undo: list[tuple[dict, object, object]] = []
+
+    def mark(self) -> int:
+        return len(self._undo)
+
+    def restore(self, mark: int) -> None:
+        undo = self._undo
+        while len(undo) > mark:
+            table, key, old = undo.pop()
+            if old is _MISSING:
+                del table[key]
+            else:
+                table[key] = old
+
+    def _set(self, table: dict, key: object, value: object) -> None:
+        self._undo.append((table, key, table.get(key, _MISSING)))
+        table[key] = value
+
+    def remember(self, key: OpKey, known: _Known) -> None:
+        self._set(self.known, key, known)
+
+    def stamp(self, counter: object, generation: int) -> None:
+        self._set(self.generation, counter, generation)
+
+
+class _Driver:
+    def __init__(self) -> None:
+        self.scopes = _Scopes()
+        self.clock = 0
+        self.to_erase: list[Operation] = []
+        self.erased: set[Operation] = set()
+        self.changed = False
+
+    # Generations -------------------------------------------------------------
+
+    def _write(self, resources: Iterable[Resource] | None) -> None:
+        """Record that `resources` (None: unknown memory) may have been written."""
+        if resources is None:
+            resources = (EVERYTHING,)
+        for resource in resources:
+            self.clock += 1
+            for counter in _bumped_by(resource):
+                self.scopes.stamp(counter, self.clock)
+
+    def _stamps(self, reads: Iterable[Resource]) -> tuple[tuple[object, int], ...]:
+        generation = self.scopes.generation
+        counters = {c for r in reads for c in _checked_by(r)}
+        return tuple((c, generation.get(c, 0)) for c in counters)
+
+    def _still_valid(self, known: _Known) -> bool:
+        generation = self.scopes.generation
+        return all(generation.get(c, 0) == g for c, g in known.stamps)
+
+    # Walk --------------------------------------------------------------------
+
+    def simplify_region(self, region: Region) -> None:
+        blocks = region.blocks
+        if not blocks:
+            return
+        if blocks.first is blocks.last:
+            mark = self.scopes.mark()
+            self._simplify_block(blocks.first)
+            self.scopes.restore(mark)
+            return
+        tree = DominatorTree(region)
+        # Depth-first over the dominator tree; (block, None) enters, (block, mark)
+        # leaves and undoes what the block's subtree recorded.
+        stack: list[tuple[Block, int | None]] = [(tree.reverse_post_order[0], None)]
+        while stack:
+            block, leave_mark = stack.pop()
+            if leave_mark is not None:
+                self.scopes.restore(leave_mark)
+                continue
+            stack.append((block, self.scopes.mark()))
+            parent = tree.idom[block]
+            if parent is not None and any(p is not parent for p in block.predecessors()):
+                # Reached through a join or a back edge: whatever was written on the
+                # other paths is unknown here.
+                self._write(None)
+            self._simplify_block(block)
+            stack.extend((child, None) for child in reversed(tree.children[block]))
+        for block in tree.unreachable:
+            mark = self.scopes.mark()
+            self._write(None)
+            self._simplify_block(block)
+            self.scopes.restore(mark)
+
+    def _simplify_block(self, block: Block) -> None:
+        for op in list(block.ops):
+            if op.regions:
+                self._simplify_nested(op)
+            self._simplify_op(op)
+
+    def _is_isolated(self, op: Operation) -> bool:
+        return isinstance(op, UnregisteredOp) or op.has_trait(IsolatedFromAbove)
+
+    def _simplify_nested(self, op: Operation) -> None:
+        if self._is_isolated(op):
+            outer = self.scopes
+            self.scopes = _Scopes()
+            for region in op.regions:
+                self.simplify_region(region)
+            self.scopes = outer
+            return
+        mark = self.scopes.mark()
+        # The regions may run after the op's own effects, and repeatedly: anything
+        # written in them may lie between an outer read and a nested one.
+        self._write(self._op_writes(op))
+        for region in op.regions:
+            self.simplify_region(region)
+        self.scopes.restore(mark)
+
+    def _op_writes(self, op: Operation) -> frozenset[Resource] | None:
+        own = written_resources(op)
+        if own is None or not op.regions or self._is_isolated(op):
+            return own
+        nested = regions_written_resources(op.regions)
+        return None if nested is None else own | nested
+
+    def _simplify_op(self, op: Operation) -> None:
+        if op.has_trait(IsTerminator):
+            # What it writes lies between this block and its successors.
+            self._write(self._op_writes(op))
+            return
+        if is_trivially_dead(op):
+            self.to_erase.append(op)
+            return
+        purity = classify(op)
+        if purity.kind is EffectClass.PURE or purity.kind is EffectClass.READ_ONLY:
+            if not op.has_trait(SymbolOpInterface):
+                self._try_merge(op, purity.reads)
+                return
+        if purity.kind is not EffectClass.ALLOCATES:
+            self._write(self._op_writes(op))
+
+    def _try_merge(self, op: Operation, reads: frozenset[Resource]) -> None:
+        key = OpKey(op)
+        known = self.scopes.known.get(key)
+        if known is not None and self._still_valid(known):
+            for old, new in zip(op.results, known.op.results, strict=True):
+                old.replace_all_uses_with(new)
+            self.to_erase.append(op)
+            return
+        self.scopes.remember(key, _Known(op, self._stamps(reads) if reads else ()))
+
+    # Erasure -------------------------------------------------------------------
+
+    def commit(self) -> bool:
+        for op in self.to_erase:
+            self._erase(op)
+        return self.changed
+
+    def _erase(self, op: Operation) -> None:
+        worklist = [op]
+        while worklist:
+            current = worklist.pop()
+            if current in self.erased or current.parent is None:
+                continue
+            defs = {
+                v.owner
+                for nested in current.walk()
+                for v in nested.operands
+                if isinstance(v.owner, Operation) and not current.is_ancestor(v.owner)
+            }
+            current.detach()
+            current.erase()
+            self.erased.add(current)
+            self.changed = True
+            worklist.extend(d for d in defs if d not in self.erased and is_trivially_dead(d))
+
+
+def cse(root: Operation) -> bool:
+    """Run CSE on every region nested in `root`; return whether anything changed."""
+    driver = _Driver()
+    for region in root.regions:
+        driver.simplify_region(region)
+    return driver.commit()
+
+
+@dataclass(frozen=True)
+class CSE(MemplanPass):
+    """Merge equal ops by dominance when their memory effects allow it; drop dead
+    ops that only read or allocate."""
+
+    name = "cse"
+
+    def run(self, ctx: Context, module: ModuleOp) -> bool:
+        return cse(module)
