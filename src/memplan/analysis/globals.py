@@ -1,0 +1,448 @@
+"""Globals and their uses, as the globals passes see them.
+
+The passes never ask for `util.global` by name: they ask an op whether it is a
+global, a load or a store of one, or an initializer, through the interfaces below
+(IREE's `GlobalOpInterface`, `GlobalLoadOpInterface`, `GlobalStoreOpInterface`,
+`InitializerOpInterface`). IREE's `util` ops get them as external models at the end
+of this file; another dialect's globals work once they implement them.
+
+`GlobalTable.build` finds every use of every global in one walk of the module: loads,
+stores, and any other reference to the global's symbol in an attribute or property
+of any op (such a global is *indirect*: something the passes cannot see through may
+read or write it, so they keep it as it is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.rewriter import Rewriter
+from xdsl.traits import ConstantLike, OpTrait, SymbolTable
+
+from memplan.analysis.purity import is_trivially_dead
+from memplan.interfaces import attach_trait, get_interface
+
+__all__ = [
+    "Global",
+    "GlobalInterface",
+    "GlobalLoadInterface",
+    "GlobalStoreInterface",
+    "GlobalTable",
+    "InitializerInterface",
+    "constant_value",
+    "materialize_constant",
+]
+
+
+# --------------------------------------------------------------------------------
+# Interfaces
+# --------------------------------------------------------------------------------
+
+
+class GlobalInterface(OpTrait):
+    """The op declares a module-level variable."""
+
+    def symbol(self, op: Operation) -> str:
+        raise NotImplementedError
+
+    def type(self, op: Operation) -> Attribute:
+        raise NotImplementedError
+
+    def initial_value(self, op: Operation) -> Attribute | None:
+        raise NotImplementedError
+
+    def set_initial_value(self, op: Operation, value: Attribute) -> None:
+        raise NotImplementedError
+
+    def is_mutable(self, op: Operation) -> bool:
+        raise NotImplementedError
+
+    def set_mutable(self, op: Operation, mutable: bool) -> None:
+        raise NotImplementedError
+
+    def is_private(self, op: Operation) -> bool:
+        raise NotImplementedError
+
+    def may_inline(self, op: Operation) -> bool:
+        """Whether loads may be replaced by the initial value (an inlining policy
+        may forbid it)."""
+        return True
+
+    def dialect_attributes(self, op: Operation) -> tuple[tuple[str, Attribute], ...]:
+        """The discardable `dialect.name` attributes, sorted: part of what makes two
+        constant globals the same (an affinity, for instance)."""
+        return tuple(sorted((k, v) for k, v in op.attributes.items() if "." in k))
+
+
+class GlobalLoadInterface(OpTrait):
+    """The op reads a global into its only result."""
+
+    def symbol(self, op: Operation) -> str:
+        raise NotImplementedError
+
+    def reference(self, op: Operation) -> Attribute:
+        """The attribute naming the global (not a use by something else)."""
+        raise NotImplementedError
+
+    def set_symbol(self, op: Operation, name: str) -> None:
+        raise NotImplementedError
+
+    def is_immutable(self, op: Operation) -> bool:
+        raise NotImplementedError
+
+    def set_immutable(self, op: Operation, immutable: bool) -> None:
+        raise NotImplementedError
+
+
+class GlobalStoreInterface(OpTrait):
+    """The op writes a value to a global."""
+
+    def symbol(self, op: Operation) -> str:
+        raise NotImplementedError
+
+    def reference(self, op: Operation) -> Attribute:
+        raise NotImplementedError
+
+    def set_symbol(self, op: Operation, name: str) -> None:
+        raise NotImplementedError
+
+    def value(self, op: Operation) -> SSAValue:
+        raise NotImplementedError
+
+
+class InitializerInterface(OpTrait):
+    """The op's region runs once when the module is loaded, before any function."""
+
+
+def initializer_of(op: Operation) -> Operation | None:
+    """The initializer `op` is (directly or in nested regions) inside, if any."""
+    parent = op.parent_op()
+    while parent is not None:
+        if get_interface(parent, InitializerInterface) is not None:
+            return parent
+        parent = parent.parent_op()
+    return None
+
+
+# --------------------------------------------------------------------------------
+# Constants
+# --------------------------------------------------------------------------------
+
+
+def constant_value(value: SSAValue) -> Attribute | None:
+    """The attribute `value` always holds when a constant-like op defines it."""
+    return ConstantLike.get_constant_value(value)
+
+
+def materialize_constant(value: Attribute, type: Attribute) -> Operation | None:
+    """An op producing `value` as a value of `type`, or None when no constant op can
+    (IREE asks the dialect; here the builtin attributes `arith.constant` takes)."""
+    if isinstance(value, IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr):
+        if value.get_type() == type:
+            return arith.ConstantOp(value)
+    return None
+
+
+# --------------------------------------------------------------------------------
+# The table
+# --------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Global:
+    """One global and every use of it the passes can see."""
+
+    op: Operation
+    model: GlobalInterface
+    order: int
+    """Position among the module's globals (the first of equals survives)."""
+    loads: dict[Operation, None] = field(default_factory=dict)
+    """An ordered set: erasing one is O(1)."""
+    stores: dict[Operation, None] = field(default_factory=dict)
+    indirect: bool = False
+    """Referenced other than by loads and stores (an attribute, a nested module)."""
+
+    @property
+    def name(self) -> str:
+        return self.model.symbol(self.op)
+
+    @property
+    def type(self) -> Attribute:
+        return self.model.type(self.op)
+
+    @property
+    def initial_value(self) -> Attribute | None:
+        return self.model.initial_value(self.op)
+
+    @property
+    def mutable(self) -> bool:
+        return self.model.is_mutable(self.op)
+
+    @property
+    def private(self) -> bool:
+        return self.model.is_private(self.op)
+
+    @property
+    def candidate(self) -> bool:
+        """Private and used only by loads and stores: every use is in sight."""
+        return self.private and not self.indirect
+
+    def stored_values(self) -> Iterator[SSAValue]:
+        for store in self.stores:
+            yield store_model(store).value(store)
+
+
+def load_model(op: Operation) -> GlobalLoadInterface:
+    model = get_interface(op, GlobalLoadInterface)
+    assert model is not None
+    return model
+
+
+def store_model(op: Operation) -> GlobalStoreInterface:
+    model = get_interface(op, GlobalStoreInterface)
+    assert model is not None
+    return model
+
+
+class _SymbolScanner:
+    """Root symbol names referenced in attributes, memoized per attribute object
+    (the same attribute is shared by many ops)."""
+
+    def __init__(self) -> None:
+        self._memo: dict[int, tuple[Attribute, frozenset[str]]] = {}
+
+    def scan(self, attr: Attribute) -> frozenset[str]:
+        found = self._memo.get(id(attr))
+        if found is not None:
+            return found[1]
+        names: frozenset[str]
+        if isinstance(attr, SymbolRefAttr):
+            names = frozenset((attr.root_reference.data,))
+        elif isinstance(attr, ArrayAttr):
+            names = self._union(attr.data)
+        elif isinstance(attr, DictionaryAttr):
+            names = self._union(attr.data.values())
+        elif isinstance(attr, ParametrizedAttribute):
+            names = self._union(p for p in attr.parameters if isinstance(p, Attribute))
+        else:
+            names = frozenset()
+        self._memo[id(attr)] = (attr, names)
+        return names
+
+    def _union(self, attrs: Iterable[Attribute]) -> frozenset[str]:
+        names: set[str] = set()
+        for attr in attrs:
+            names |= self.scan(attr)
+        return frozenset(names)
+
+
+class GlobalTable:
+    """The module's globals (in module order) with their loads, stores and
+    indirect uses, all found in one walk."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.globals: dict[str, Global] = {}
+        self._build()
+
+    def _build(self) -> None:
+        referenced: set[str] = set()
+        loads: list[tuple[str, Operation]] = []
+        stores: list[tuple[str, Operation]] = []
+        scanner = _SymbolScanner()
+        for op in self.module.body.ops:
+            model = get_interface(op, GlobalInterface)
+            if model is not None:
+                self.globals[model.symbol(op)] = Global(op, model, len(self.globals))
+        stack: list[tuple[Operation, bool]] = [
+            (op, False) for op in reversed(list(self.module.body.ops))
+        ]
+        while stack:
+            op, nested_table = stack.pop()
+            skip: Attribute | None = None
+            if not nested_table:
+                if (load := get_interface(op, GlobalLoadInterface)) is not None:
+                    loads.append((load.symbol(op), op))
+                    skip = load.reference(op)
+                elif (store := get_interface(op, GlobalStoreInterface)) is not None:
+                    stores.append((store.symbol(op), op))
+                    skip = store.reference(op)
+            for attr in (*op.properties.values(), *op.attributes.values()):
+                if attr is not skip:
+                    referenced |= scanner.scan(attr)
+            # Inside a nested symbol table a load names that table's global: any
+            # name it uses is treated as a reference we cannot see through.
+            inner = nested_table or op.has_trait(SymbolTable)
+            for region in reversed(op.regions):
+                for block in reversed(region.blocks):
+                    stack.extend((nested, inner) for nested in reversed(block.ops))
+        for name, op in loads:
+            if (g := self.globals.get(name)) is not None:
+                g.loads[op] = None
+        for name, op in stores:
+            if (g := self.globals.get(name)) is not None:
+                g.stores[op] = None
+        for name in referenced:
+            if (g := self.globals.get(name)) is not None:
+                g.indirect = True
+
+    def __iter__(self) -> Iterator[Global]:
+        return iter(list(self.globals.values()))
+
+    def get(self, name: str) -> Global | None:
+        return self.globals.get(name)
+
+    # Mutations that keep the table in step with the IR -------------------------
+
+    def erase_op(self, op: Operation) -> None:
+        """Erase a load or store (or any op without uses), then every op that only
+        fed it and is now trivially dead: an erased store leaves its constant, an
+        erased chained store its load, behind otherwise."""
+        worklist = [op]
+        while worklist:
+            current = worklist.pop()
+            self._forget(current)
+            producers = [v.owner for v in current.operands if isinstance(v.owner, Operation)]
+            Rewriter.erase_op(current)
+            for producer in producers:
+                if (producer.parent is not None and not producer.regions
+                        and is_trivially_dead(producer)):
+                    worklist.append(producer)
+
+    def _forget(self, op: Operation) -> None:
+        if (load := get_interface(op, GlobalLoadInterface)) is not None:
+            if (g := self.globals.get(load.symbol(op))) is not None:
+                g.loads.pop(op, None)
+        elif (store := get_interface(op, GlobalStoreInterface)) is not None:
+            if (g := self.globals.get(store.symbol(op))) is not None:
+                g.stores.pop(op, None)
+
+    def replace_load(self, load: Operation, value: SSAValue) -> None:
+        """Replace a load's result by `value` and erase the load."""
+        load.results[0].replace_by(value)
+        self.erase_op(load)
+
+    def erase_stores(self, g: Global) -> None:
+        for store in list(g.stores):
+            self.erase_op(store)
+
+    def erase(self, g: Global) -> None:
+        """Erase the global and its stores (its loads must be gone)."""
+        assert not g.loads, f"erasing @{g.name} with loads left"
+        self.erase_stores(g)
+        Rewriter.erase_op(g.op)
+        del self.globals[g.name]
+
+    def redirect_loads(self, source: Global, target: Global) -> None:
+        """Make every load of `source` load `target` instead."""
+        for load in source.loads:
+            model = load_model(load)
+            model.set_symbol(load, target.name)
+            if target.mutable and model.is_immutable(load):
+                model.set_immutable(load, False)
+            target.loads[load] = None
+        source.loads = {}
+
+
+# --------------------------------------------------------------------------------
+# External models for IREE's util ops
+# --------------------------------------------------------------------------------
+
+
+def _attach_util_models() -> None:
+    from xdsl.dialects.builtin import UnitAttr
+
+    from memplan.dialects import util
+
+    class UtilGlobal(GlobalInterface):
+        def symbol(self, op: Operation) -> str:
+            assert isinstance(op, util.GlobalOp)
+            return op.sym_name.data
+
+        def type(self, op: Operation) -> Attribute:
+            assert isinstance(op, util.GlobalOp)
+            return op.type
+
+        def initial_value(self, op: Operation) -> Attribute | None:
+            assert isinstance(op, util.GlobalOp)
+            return op.initial_value
+
+        def set_initial_value(self, op: Operation, value: Attribute) -> None:
+            op.properties["initial_value"] = value
+
+        def is_mutable(self, op: Operation) -> bool:
+            assert isinstance(op, util.GlobalOp)
+            return op.mutable
+
+        def set_mutable(self, op: Operation, mutable: bool) -> None:
+            if mutable:
+                op.properties["is_mutable"] = UnitAttr()
+            else:
+                op.properties.pop("is_mutable", None)
+
+        def is_private(self, op: Operation) -> bool:
+            assert isinstance(op, util.GlobalOp)
+            return op.visibility == "private"
+
+        def may_inline(self, op: Operation) -> bool:
+            assert isinstance(op, util.GlobalOp)
+            return op.inlining_policy is None
+
+    class UtilLoad(GlobalLoadInterface):
+        def symbol(self, op: Operation) -> str:
+            assert isinstance(op, util.GlobalLoadOp)
+            return op.global_.root_reference.data
+
+        def reference(self, op: Operation) -> Attribute:
+            assert isinstance(op, util.GlobalLoadOp)
+            return op.global_
+
+        def set_symbol(self, op: Operation, name: str) -> None:
+            op.properties["global"] = SymbolRefAttr(StringAttr(name))
+
+        def is_immutable(self, op: Operation) -> bool:
+            assert isinstance(op, util.GlobalLoadOp)
+            return op.immutable
+
+        def set_immutable(self, op: Operation, immutable: bool) -> None:
+            if immutable:
+                op.properties["is_immutable"] = UnitAttr()
+            else:
+                op.properties.pop("is_immutable", None)
+
+    class UtilStore(GlobalStoreInterface):
+        def symbol(self, op: Operation) -> str:
+            assert isinstance(op, util.GlobalStoreOp)
+            return op.global_.root_reference.data
+
+        def reference(self, op: Operation) -> Attribute:
+            assert isinstance(op, util.GlobalStoreOp)
+            return op.global_
+
+        def set_symbol(self, op: Operation, name: str) -> None:
+            op.properties["global"] = SymbolRefAttr(StringAttr(name))
+
+        def value(self, op: Operation) -> SSAValue:
+            assert isinstance(op, util.GlobalStoreOp)
+            return op.value
+
+    attach_trait(util.GlobalOp, UtilGlobal())
+    attach_trait(util.GlobalLoadOp, UtilLoad())
+    attach_trait(util.GlobalStoreOp, UtilStore())
+    attach_trait(util.InitializerOp, InitializerInterface())
+
+
+_attach_util_models()
