@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
+from io import StringIO
 from collections.abc import Sequence
 from math import prod
 from typing import ClassVar, cast
@@ -204,8 +205,8 @@ class CastOp(xmemref.CastOp):
     def verify_(self) -> None:
         if not memref_cast_compatible(self.source.type, self.dest.type):
             raise VerifyException(
-                f"operand type '{self.source.type}' and result type "
-                f"'{self.dest.type}' are cast incompatible"
+                f"operand type '{_text(self.source.type)}' and result type "
+                f"'{_text(self.dest.type)}' are cast incompatible"
             )
 
 
@@ -224,8 +225,8 @@ class MemorySpaceCastOp(xmemref.MemorySpaceCastOp):
         # Replaces xDSL's check, which crashes on unranked memrefs and ignores layout.
         if not memory_space_cast_compatible(self.source.type, self.dest.type):
             raise VerifyException(
-                f"operand type '{self.source.type}' and result type "
-                f"'{self.dest.type}' are cast incompatible"
+                f"operand type '{_text(self.source.type)}' and result type "
+                f"'{_text(self.dest.type)}' are cast incompatible"
             )
 
 
@@ -667,7 +668,7 @@ class GlobalOp(xmemref.GlobalOp):
         memref_type = self.type
         if DYNAMIC_INDEX in memref_type.get_shape():
             raise VerifyException(
-                f"type should be static shaped memref, but got '{memref_type}'"
+                f"type should be static shaped memref, but got '{_text(memref_type)}'"
             )
         init = self.initial_value
         if isinstance(init, DenseIntOrFPElementsAttr | DenseResourceAttr):
@@ -677,8 +678,8 @@ class GlobalOp(xmemref.GlobalOp):
             )
             if actual != expected:
                 raise VerifyException(
-                    f"initial value expected to be of type '{expected}', but was of "
-                    f"type '{actual}'"
+                    f"initial value expected to be of type '{_text(expected)}', but "
+                    f"was of type '{_text(actual)}'"
                 )
         if self.alignment is not None:
             value = self.alignment.value.data
@@ -713,7 +714,8 @@ class GlobalOp(xmemref.GlobalOp):
         memref_type = parser.parse_type()
         if not isinstance(memref_type, MemRefType):
             parser.raise_error(
-                f"type should be static shaped memref, but got '{memref_type}'", pos
+                f"type should be static shaped memref, but got '{_text(memref_type)}'",
+                pos,
             )
         properties["type"] = memref_type
         if parser.parse_optional_punctuation("=") is not None:
@@ -733,7 +735,8 @@ class GlobalOp(xmemref.GlobalOp):
         pos = parser.pos
         if DYNAMIC_INDEX in memref_type.get_shape():
             parser.raise_error(
-                f"type should be static shaped memref, but got '{memref_type}'", pos
+                f"type should be static shaped memref, but got '{_text(memref_type)}'",
+                pos,
             )
         tensor_type = cls.tensor_type(memref_type)
         if parser.parse_optional_keyword("dense") is not None:
@@ -838,6 +841,13 @@ def _mlir_exponential(value: float) -> str:
         mantissa = exact.scaleb(-exponent).quantize(Decimal("1.00000"), ROUND_HALF_UP)
     sign = "-" if exponent < 0 else "+"
     return f"{mantissa}0e{sign}{abs(exponent):02d}"
+
+
+def _text(attr: Attribute) -> str:
+    """`attr` as MLIR prints it, for diagnostics that quote types."""
+    out = StringIO()
+    MlirPrinter(stream=out).print_attribute(attr)
+    return out.getvalue()
 
 
 def _is_i64_int(attr: Attribute) -> bool:

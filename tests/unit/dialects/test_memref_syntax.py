@@ -241,7 +241,10 @@ INVALID = [
     ),
     ("%r0 = memref.cast %a : memref<4xf32> to memref<4xf16>", "cast incompatible"),
     ("%r0 = memref.cast %a : memref<4xf32> to memref<4x1xf32>", "cast incompatible"),
-    ("%r0 = memref.cast %a : memref<4xf32> to memref<4xf32, 1>", "cast incompatible"),
+    (
+        "%r0 = memref.cast %a : memref<4xf32> to memref<4xf32, 1>",
+        "result type 'memref<4xf32, 1>' are cast incompatible",
+    ),
     ("%r0 = memref.cast %u : memref<*xf32> to memref<*xf32>", "cast incompatible"),
     ("%r0 = memref.cast %u : memref<*xf32> to memref<4xi32>", "cast incompatible"),
     (
