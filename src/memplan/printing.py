@@ -1,0 +1,339 @@
+"""An xDSL printer whose output is the text `mlir-opt` / `iree-opt` print.
+
+xDSL's `Printer` prints IR that MLIR reads, but not MLIR's text: it writes
+`builtin.module`, keeps attribute dictionaries in insertion order, prints aliasable
+attributes inline, numbers values in print order and suffixes clashing names per
+name (`%x`, `%x_1`). Peers' dumps and lit tests (and the IREE seed) use MLIR's
+conventions, and memplan promises to print such IR back unchanged, so
+`MlirPrinter` follows MLIR's `AsmPrinter` instead:
+
+- `module` for `builtin.module` in the custom form;
+- attribute and property dictionaries sorted by name (MLIR's `DictionaryAttr`);
+- dialect aliases: attributes of a dialect listed in `ALIAS_PREFIXES` print as
+  `#prefix`, `#prefix1`, ... (numbered in order of first appearance), defined at the
+  top of the output, as IREE does for `#iree_encoding.*` (`#encoding`);
+- SSA names as MLIR's `SSANameState` assigns them: a region's values are numbered
+  after all values of the enclosing region, sibling regions restart from the same
+  counters, entry-block arguments without a name are `%argN`, a multi-result op
+  without names prints `%N:k` and its results `%N#i`, and a name already used in
+  scope gets `_K` with one conflict counter per region (`%x`, `%x_0`, `%y_1`).
+  Name hints kept from the source text or set by ops win over numbers; an op with
+  the `AsmResultNames` trait names results that have no hint (`%cst`). The generic
+  form, like MLIR's, uses no names but `%argN` and numbers values uniquely across
+  regions (last region first).
+
+Not reproduced: MLIR's `// pred:` comments after block labels, and aliases for
+builtin attributes such as `#map`; both only change spelling, never meaning.
+"""
+
+from __future__ import annotations
+
+import io
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, OpTrait
+
+__all__ = [
+    "ALIAS_PREFIXES",
+    "AsmResultNames",
+    "MlirPrinter",
+    "print_mlir",
+    "sanitize_ssa_name",
+]
+
+ALIAS_PREFIXES: dict[str, str] = {"iree_encoding": "encoding"}
+"""Dialect name -> alias prefix, for dialects whose attributes MLIR-based peers
+always print through an alias (their `OpAsmDialectInterface::getAlias`)."""
+
+
+class AsmResultNames(OpTrait, ABC):
+    """Default names for an op's results (MLIR's `getAsmResultNames`): used by
+    `MlirPrinter` for results that carry no name hint."""
+
+    @abstractmethod
+    def result_names(self, op: Operation) -> Sequence[str | None]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class FixedResultNames(AsmResultNames):
+    """Names given once per op class, such as `cst` for constants."""
+
+    names: tuple[str | None, ...] = ()
+
+    def result_names(self, op: Operation) -> Sequence[str | None]:
+        return self.names
+
+
+def sanitize_ssa_name(name: str) -> str:
+    """The SSA name MLIR's printer makes of `name` (its `sanitizeIdentifier`).
+
+    Characters other than letters, digits and `$._-` become their hex code (upper
+    case, no leading zero: `:` is `3A`), spaces become `_`, and a leading digit or
+    invalid character gets a `_` prefix.
+    """
+    if not name:
+        return name
+
+    def valid(ch: str) -> bool:
+        return (ch.isascii() and ch.isalnum()) or ch in "$._-"
+
+    def copy() -> str:
+        out: list[str] = []
+        for ch in name:
+            if valid(ch):
+                out.append(ch)
+            elif ch == " ":
+                out.append("_")
+            else:
+                out.extend(f"{byte:X}" for byte in ch.encode())
+        return "".join(out)
+
+    if name[0].isdigit() or (not valid(name[0]) and name[0] != " "):
+        return "_" + copy()
+    if all(valid(ch) for ch in name):
+        return name
+    return copy()
+
+
+def _alias_prefix(attr: Attribute) -> str | None:
+    name = getattr(attr, "name", None)
+    if not isinstance(name, str) or "." not in name:
+        return None
+    return ALIAS_PREFIXES.get(name.split(".", 1)[0])
+
+
+@dataclass
+class _Scope:
+    """A region's set of used names, seeing its parents' (MLIR's ScopedHashTable)."""
+
+    parent: _Scope | None
+    names: set[str] = field(default_factory=set[str])
+
+    def __contains__(self, name: str) -> bool:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return True
+            scope = scope.parent
+        return False
+
+
+@dataclass
+class _Counters:
+    value: int = 0
+    argument: int = 0
+    conflict: int = 0
+
+    def copy(self) -> _Counters:
+        return _Counters(self.value, self.argument, self.conflict)
+
+
+class _SsaNames:
+    """MLIR's SSANameState for one top-level op."""
+
+    def __init__(self, top: Operation, *, generic: bool = False):
+        """In the generic form MLIR ignores result names and never restores the
+        counters of a parent region (its "unique SSA IDs" mode)."""
+        self.names: dict[SSAValue, str] = {}
+        self.groups: dict[Operation, tuple[str, int]] = {}
+        self.use_names = not generic
+        root = _Scope(None)
+        counters = _Counters()
+        pending: list[tuple[Region, _Counters, _Scope]] = [
+            (region, counters.copy(), root) for region in top.regions
+        ]
+        self._number_op(top, counters, root)
+        shared = counters
+        while pending:
+            region, counters, parent = pending.pop()
+            if generic:
+                counters = shared
+            scope = _Scope(parent)
+            for block in region.blocks:
+                self._number_block(block, counters, scope)
+            for block in region.blocks:
+                for op in block.ops:
+                    for nested in op.regions:
+                        pending.append((nested, counters.copy(), scope))
+            shared = counters
+
+    def _unique(self, name: str, counters: _Counters, scope: _Scope) -> str:
+        if name in scope:
+            base = name
+            while True:
+                name = f"{base}_{counters.conflict}"
+                counters.conflict += 1
+                if name not in scope:
+                    break
+        scope.names.add(name)
+        return name
+
+    def _number_block(self, block: Block, counters: _Counters, scope: _Scope) -> None:
+        is_entry = block.parent is not None and block.parent.blocks.first is block
+        for arg in block.args:
+            if arg.name_hint and self.use_names:
+                self.names[arg] = self._unique(arg.name_hint, counters, scope)
+            elif is_entry:
+                self.names[arg] = self._unique(f"arg{counters.argument}", counters, scope)
+                counters.argument += 1
+            else:
+                self.names[arg] = str(counters.value)
+                counters.value += 1
+        for op in block.ops:
+            self._number_op(op, counters, scope)
+
+    def _number_op(self, op: Operation, counters: _Counters, scope: _Scope) -> None:
+        results = op.results
+        if not results:
+            return
+        hints: list[str | None] = [None] * len(results)
+        if self.use_names:
+            hints = [r.name_hint for r in results]
+        if self.use_names and not any(hints):
+            trait = op.get_trait(AsmResultNames)
+            if trait is not None:
+                defaults = list(trait.result_names(op))
+                hints = [
+                    defaults[i] if i < len(defaults) else None
+                    for i in range(len(results))
+                ]
+        if not any(hints):
+            number = str(counters.value)
+            counters.value += 1
+            if len(results) == 1:
+                self.names[results[0]] = number
+            else:
+                self.groups[op] = (number, len(results))
+                for i, result in enumerate(results):
+                    self.names[result] = f"{number}#{i}"
+            return
+        for result, hint in zip(results, hints):
+            if hint:
+                self.names[result] = self._unique(
+                    sanitize_ssa_name(hint), counters, scope
+                )
+            else:
+                self.names[result] = str(counters.value)
+                counters.value += 1
+
+
+class MlirPrinter(Printer):
+    """A `Printer` that prints what MLIR's printer prints (see the module doc)."""
+
+    _aliases: dict[Attribute, str] | None = None
+    _collecting: list[Attribute] | None = None
+    _ssa: _SsaNames | None = None
+    _depth: int = 0
+
+    # ---- attributes -------------------------------------------------------------
+
+    def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
+        super().print_attr_dict(dict(sorted(attr_dict.items())))
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if self._collecting is not None:
+            if _alias_prefix(attribute) is not None and attribute not in self._collecting:
+                self._collecting.append(attribute)
+        elif self._aliases is not None and (alias := self._aliases.get(attribute)):
+            self.print_string(alias)
+            return
+        super().print_attribute(attribute)
+
+    def _collect_aliases(self, op: Operation) -> dict[Attribute, str]:
+        """Run a silent print of `op` to find aliasable attributes in print order."""
+        probe = MlirPrinter(
+            stream=io.StringIO(), print_generic_format=self.print_generic_format
+        )
+        probe._collecting = []
+        probe._depth = 1
+        probe.print_op(op)
+        aliases: dict[Attribute, str] = {}
+        counts: dict[str, int] = {}
+        for attr in probe._collecting:
+            prefix = _alias_prefix(attr)
+            assert prefix is not None
+            count = counts.get(prefix, 0)
+            counts[prefix] = count + 1
+            sigil = "!" if isinstance(attr, TypeAttribute) else "#"
+            aliases[attr] = f"{sigil}{prefix}{count if count else ''}"
+        return aliases
+
+    # ---- SSA names --------------------------------------------------------------
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        if self._ssa is not None and (name := self._ssa.names.get(value)) is not None:
+            self.print_string(f"%{name}")
+            return name
+        return super().print_ssa_value(value)
+
+    def _print_results(self, op: Operation) -> None:
+        if self._ssa is not None and (group := self._ssa.groups.get(op)) is not None:
+            self.print_string(f"%{group[0]}:{group[1]} = ")
+            return
+        super()._print_results(op)
+
+    # ---- ops --------------------------------------------------------------------
+
+    @contextmanager
+    def _top_level(self, op: Operation) -> Iterator[None]:
+        if self._depth > 0:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._depth = 1
+        try:
+            self._aliases = self._collect_aliases(op)
+            if self._aliases:
+                saved, self._aliases = self._aliases, None
+                for attr, alias in saved.items():
+                    self.print_string(f"{alias} = ")
+                    self.print_attribute(attr)
+                    self._print_new_line(indent=0)
+                self._aliases = saved
+            self._ssa = _SsaNames(op, generic=self.print_generic_format)
+            yield
+        finally:
+            self._depth = 0
+            self._aliases = None
+            self._ssa = None
+
+    def print_op(self, op: Operation) -> None:
+        with self._top_level(op):
+            if isinstance(op, ModuleOp) and not self.print_generic_format:
+                self._print_module(op)
+            else:
+                super().print_op(op)
+
+    def _print_module(self, op: ModuleOp) -> None:
+        """`builtin.module` the way MLIR prints it: `module`."""
+        isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
+        begin = self._current_column
+        if isolated:
+            self.enter_scope()
+        self.print_string("module")
+        end = self._current_column
+        for message in self.diagnostic.op_messages.get(op, ()):
+            self._add_message_on_next_line(message, begin, end)
+        op.print(self)
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_attribute(op.location)
+        if isolated:
+            self.exit_scope()
+
+
+def print_mlir(op: Operation, *, generic: bool = False) -> str:
+    """`op` printed as MLIR prints it, without a trailing newline."""
+    stream = io.StringIO()
+    MlirPrinter(stream=stream, print_generic_format=generic).print_op(op)
+    return stream.getvalue()
