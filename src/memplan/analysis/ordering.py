@@ -1,0 +1,441 @@
+"""When do accesses to a buffer happen? The host/device execution model as an analysis.
+
+Program order is not execution order across the host/device boundary (DESIGN.md
+section 2, docs/design/execution-model.md). An op that declares
+`StreamExecution` is enqueued on an in-order stream and touches memory later; every
+other op runs on the host, at once. For X before Y in program order:
+
+1. host X, host Y: ordered;          2. host X, device Y: ordered;
+3. device X, device Y, same stream: ordered;
+4. device X on S, host Y (or device Y on another stream): ordered only when an op
+   that waits for S (`StreamSynchronization`) lies between them.
+
+Two buffers may occupy the same bytes only when every access to one happens before
+every access to the other under these rules.
+
+What the analysis records, for each buffer root of a block (`BlockOrdering.info`):
+
+- every access, through any chain of views (`memplan.analysis.aliasing`), with its
+  kind (a read or write effect tied to the value, `memplan.interfaces.memory_effects`)
+  and where it runs (host, or the stream of `memplan.interfaces.stream_of`). An
+  access inside a nested region (a loop or branch body) counts at the op of the
+  block that contains it, so a loop keeps its buffers busy for the whole loop;
+- why the buffer *escapes*, if it does: a user with unknown effects, an effect not
+  tied to a value, an op with regions that receives it, a nested terminator that
+  yields it, an op that may return an alias of it, a use in another block. An
+  escaping buffer may never share bytes;
+- the block terminator that returns it, if any: such a buffer lives past the end of
+  the block, so it may take bytes that are free but never gives its own away;
+- the ops that free it (a FREE effect and nothing else), which a pass that merges
+  buffers removes or retargets;
+- a `Timing`: first and last host access, first and last access per stream.
+
+Only synchronizing ops directly in the block count: one in a loop or branch body may
+not run. Positions are keys, 2*i for the sync of the i-th op of the block and 2*i+1
+for its accesses, so an op that waits for a stream and then reads (a read-back)
+orders its own read after the device work before it.
+
+Queries, none of which scans accesses:
+
+- `precedes(a, b)`: every access of timing `a` happens before every access of `b`.
+  O(s * (log k + s)) for s streams and k synchronizing ops; s is 1 in practice.
+  Timings are closed under `union`, so a slot shared by several buffers is one
+  timing and a candidate costs the same to test against it.
+- `may_share(x, y)`: the two roots may occupy the same bytes (either order, neither
+  escaping, a returned one only as the later).
+- `conflicts(roots)`: every pair of roots that may NOT share bytes, by one sweep per
+  stream and one for the host over the roots sorted by first access, in
+  O((1 + s) * n log n + pairs) (plus list insertion); for offset planners such as
+  `pool-allocs`, which need the conflict graph rather than intervals. Escaping roots
+  conflict with every other root, and returned roots with each other.
+- `explain(a, b)`: why `a` does not precede `b`, for remarks.
+"""
+
+from __future__ import annotations
+
+import bisect
+import enum
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
+from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.traits import IsTerminator
+
+from memplan.analysis.aliasing import alias_uses
+from memplan.diagnostics import location_of
+from memplan.interfaces import (
+    ALL_STREAMS,
+    MemoryEffectKind,
+    memory_effects,
+    plannable_allocation,
+    stream_of,
+    synchronized_stream,
+)
+
+__all__ = [
+    "NEVER",
+    "Access",
+    "AccessKind",
+    "BlockOrdering",
+    "BufferInfo",
+    "Escape",
+    "Timing",
+    "plannable_roots",
+]
+
+NEVER = sys.maxsize
+"""The key of an access that never happens (a first access of a buffer that has
+none) or of a synchronization that never comes."""
+
+
+class AccessKind(enum.Enum):
+    READ = "read"
+    WRITE = "write"
+
+
+@dataclass(frozen=True)
+class Access:
+    """One access to a buffer, through whichever alias."""
+
+    op: Operation
+    """The op whose memory effect this is (perhaps nested in a region)."""
+    anchor: Operation
+    """`op` or its ancestor in the analysed block: where the access counts."""
+    key: int
+    kind: AccessKind
+    stream: SSAValue | None
+    """The stream it is enqueued on, None for the host."""
+
+
+@dataclass(frozen=True)
+class Escape:
+    """Why a buffer may not share bytes with any other: `op` does something the
+    analysis cannot follow."""
+
+    op: Operation
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+@dataclass(frozen=True)
+class Timing:
+    """When a buffer (or a set of buffers sharing a slot) is accessed, as keys."""
+
+    first_host: int = NEVER
+    last_host: int = -1
+    first_device: dict[SSAValue, int] = field(default_factory=dict)
+    last_device: dict[SSAValue, int] = field(default_factory=dict)
+
+    @property
+    def first(self) -> int:
+        return min(self.first_host, *self.first_device.values(), NEVER)
+
+    @property
+    def last(self) -> int:
+        return max(self.last_host, *self.last_device.values(), -1)
+
+    def first_except(self, stream: SSAValue) -> int:
+        """The first access on the host or on a stream other than `stream`."""
+        return min(
+            self.first_host,
+            *(k for s, k in self.first_device.items() if s is not stream),
+            NEVER,
+        )
+
+    def union(self, other: Timing) -> Timing:
+        """The timing of the accesses of both."""
+        first_device = dict(self.first_device)
+        for s, k in other.first_device.items():
+            first_device[s] = min(first_device.get(s, NEVER), k)
+        last_device = dict(self.last_device)
+        for s, k in other.last_device.items():
+            last_device[s] = max(last_device.get(s, -1), k)
+        return Timing(
+            min(self.first_host, other.first_host),
+            max(self.last_host, other.last_host),
+            first_device,
+            last_device,
+        )
+
+    @staticmethod
+    def of(accesses: Iterable[Access]) -> Timing:
+        first_host, last_host = NEVER, -1
+        first_device: dict[SSAValue, int] = {}
+        last_device: dict[SSAValue, int] = {}
+        for access in accesses:
+            k, s = access.key, access.stream
+            if s is None:
+                first_host, last_host = min(first_host, k), max(last_host, k)
+            else:
+                first_device[s] = min(first_device.get(s, NEVER), k)
+                last_device[s] = max(last_device.get(s, -1), k)
+        return Timing(first_host, last_host, first_device, last_device)
+
+
+@dataclass(frozen=True)
+class BufferInfo:
+    """Everything the memory passes need to know about one buffer root."""
+
+    root: SSAValue
+    accesses: tuple[Access, ...]
+    timing: Timing
+    escape: Escape | None
+    returned_by: Operation | None
+    """The block's terminator, when it returns the buffer (through a view or not)."""
+    frees: tuple[tuple[Operation, int], ...]
+    """(op, operand index) of each op that frees the buffer."""
+    defined_at: int
+    """Index in the block of the op defining the root; -1 for a block argument."""
+    last_use: int
+    """Index in the block of the last op that uses it through views (frees aside),
+    -1 when unused: the end of the buffer's interval in program order."""
+
+    @property
+    def escapes(self) -> bool:
+        return self.escape is not None
+
+    @property
+    def host_accessed(self) -> bool:
+        return any(a.stream is None for a in self.accesses)
+
+
+def plannable_roots(block: Block) -> list[SSAValue]:
+    """The results of the block's ops that are `PlannableAllocation`s, in order."""
+    return [
+        op.results[0]
+        for op in block.ops
+        if op.results and plannable_allocation(op) is not None
+    ]
+
+
+def _may_return_alias(op: Operation) -> bool:
+    return any(isinstance(r.type, MemRefType | UnrankedMemRefType) for r in op.results)
+
+
+class BlockOrdering:
+    """The ordering facts of one block: positions, synchronizing points, and per-root
+    `BufferInfo` (computed on first request, in time linear in its uses)."""
+
+    def __init__(self, block: Block):
+        self.block = block
+        self.ops: list[Operation] = list(block.ops)
+        self._index = {op: i for i, op in enumerate(self.ops)}
+        self._syncs: dict[object, list[int]] = {}
+        for i, op in enumerate(self.ops):
+            stream = synchronized_stream(op)
+            if stream is not None:
+                self._syncs.setdefault(stream, []).append(2 * i)
+        self._infos: dict[SSAValue, BufferInfo] = {}
+
+    # ------------------------------------------------------------- positions
+
+    def index(self, op: Operation) -> int | None:
+        """The index in the block of `op` or of its ancestor there; None when `op`
+        is not inside the block."""
+        while op is not None:
+            i = self._index.get(op)
+            if i is not None:
+                return i
+            op = op.parent_op()
+        return None
+
+    def next_sync(self, stream: SSAValue, key: int) -> int:
+        """The key of the first op after `key` that waits for `stream`, or NEVER."""
+        best = NEVER
+        for sync_stream in (stream, ALL_STREAMS):
+            keys = self._syncs.get(sync_stream)
+            if keys:
+                j = bisect.bisect_right(keys, key)
+                if j < len(keys):
+                    best = min(best, keys[j])
+        return best
+
+    def sync_points(self) -> list[Operation]:
+        """The synchronizing ops of the block, in order."""
+        return [self.ops[k // 2] for k in sorted(k for ks in self._syncs.values() for k in ks)]
+
+    # ------------------------------------------------------------- buffers
+
+    def info(self, root: SSAValue) -> BufferInfo:
+        cached = self._infos.get(root)
+        if cached is None:
+            cached = self._infos[root] = self._collect(root)
+        return cached
+
+    def _collect(self, root: SSAValue) -> BufferInfo:
+        accesses: list[Access] = []
+        frees: list[tuple[Operation, int]] = []
+        escape: Escape | None = None
+        returned_by: Operation | None = None
+        last_use = -1
+
+        def escapes(op: Operation, reason: str) -> None:
+            nonlocal escape
+            if escape is None:
+                escape = Escape(op, reason)
+
+        for use in alias_uses(root):
+            user = use.user
+            i = self.index(user)
+            if i is None:
+                escapes(user, f"used by '{user.name}' outside its block")
+                continue
+            if use.is_view:
+                last_use = max(last_use, i)
+                continue
+            if user.has_trait(IsTerminator):
+                last_use = max(last_use, i)
+                if user.parent_block() is self.block:
+                    returned_by = user
+                else:
+                    escapes(user, f"yielded out of a nested region by '{user.name}'")
+                continue
+            if user.regions:
+                escapes(user, f"passed into the regions of '{user.name}'")
+                continue
+            effects = memory_effects(user)
+            if effects is None:
+                escapes(user, f"used by '{user.name}', whose memory effects are unknown")
+                continue
+            if any(e.value is None and e.kind is not MemoryEffectKind.ALLOC for e in effects):
+                escapes(user, f"used by '{user.name}', which has an effect not tied to a value")
+                continue
+            kinds = {e.kind for e in effects if e.value is use.value}
+            if MemoryEffectKind.FREE in kinds:
+                if kinds != {MemoryEffectKind.FREE} or user.results:
+                    escapes(user, f"freed by '{user.name}' together with other effects")
+                else:
+                    frees.append((user, use.operand_index))
+                continue
+            last_use = max(last_use, i)
+            if MemoryEffectKind.ALLOC in kinds:
+                escapes(user, f"allocated again by '{user.name}'")
+                continue
+            if not kinds:
+                if _may_return_alias(user):
+                    escapes(user, f"'{user.name}' may return an alias of it")
+                continue
+            stream = stream_of(user)
+            for kind, access_kind in (
+                (MemoryEffectKind.READ, AccessKind.READ),
+                (MemoryEffectKind.WRITE, AccessKind.WRITE),
+            ):
+                if kind in kinds:
+                    accesses.append(Access(user, self.ops[i], 2 * i + 1, access_kind, stream))
+
+        accesses.sort(key=lambda a: a.key)
+        owner = root.op if isinstance(root, OpResult) else None
+        defined_at = self._index.get(owner, -1) if owner is not None else -1
+        return BufferInfo(
+            root,
+            tuple(accesses),
+            Timing.of(accesses),
+            escape,
+            returned_by,
+            tuple(frees),
+            defined_at,
+            last_use,
+        )
+
+    # ------------------------------------------------------------- queries
+
+    def precedes(self, a: Timing, b: Timing) -> bool:
+        """Every access of `a` happens before every access of `b`."""
+        if a.last_host >= b.first:
+            return False
+        for stream, last in a.last_device.items():
+            if last >= b.first_device.get(stream, NEVER):
+                return False
+            other = b.first_except(stream)
+            if other != NEVER and self.next_sync(stream, last) >= other:
+                return False
+        return True
+
+    def may_share(self, x: SSAValue, y: SSAValue) -> bool:
+        """Roots `x` and `y` may occupy the same bytes."""
+        a, b = self.info(x), self.info(y)
+        if a.escapes or b.escapes:
+            return False
+        return (a.returned_by is None and self.precedes(a.timing, b.timing)) or (
+            b.returned_by is None and self.precedes(b.timing, a.timing)
+        )
+
+    def end(self, timing: Timing, stream: SSAValue | None) -> int:
+        """The last key at which an access of `timing` may still be pending for a
+        later access on `stream` (None: the host). A later access with a larger key
+        is ordered after all of them."""
+        end = timing.last_host
+        for s, last in timing.last_device.items():
+            end = max(end, last if s is stream else self.next_sync(s, last))
+        return end
+
+    def conflicts(self, roots: Sequence[SSAValue]) -> set[tuple[int, int]]:
+        """Index pairs `(i, j)`, `i < j`, of `roots` that may not share bytes.
+
+        Sorted by first access, a buffer B conflicts with an earlier-starting A
+        exactly when, for the host or some stream, B's first access there is no
+        later than `end(A, there)`. One sweep per place keeps the earlier buffers
+        whose end has not passed, sorted by end, and reports the suffix.
+        """
+        infos = [self.info(r) for r in roots]
+        pairs: set[tuple[int, int]] = set()
+        escaping = [i for i, info in enumerate(infos) if info.escapes]
+        for i in escaping:
+            pairs.update((min(i, j), max(i, j)) for j in range(len(infos)) if j != i)
+        # Returned buffers all live past the end of the block, accessed or not.
+        returned = [i for i, info in enumerate(infos) if info.returned_by is not None]
+        pairs.update((i, j) for k, i in enumerate(returned) for j in returned[k + 1:])
+        live = [i for i, info in enumerate(infos) if not info.escapes]
+        order = sorted(live, key=lambda i: (infos[i].timing.first, i))
+        streams: dict[SSAValue, None] = {}
+        for i in live:
+            streams.update(dict.fromkeys(infos[i].timing.first_device))
+        places: list[SSAValue | None] = [None, *streams]
+        for place in places:
+            active: list[tuple[int, int]] = []  # (end, index), sorted
+            for j in order:
+                timing = infos[j].timing
+                start = timing.first
+                del active[: bisect.bisect_left(active, (start, -1))]
+                first_here = (
+                    timing.first_host if place is None
+                    else timing.first_device.get(place, NEVER)
+                )
+                if first_here != NEVER:
+                    for _, i in active[bisect.bisect_left(active, (first_here, -1)):]:
+                        pairs.add((min(i, j), max(i, j)))
+                end = NEVER if infos[j].returned_by is not None else self.end(timing, place)
+                if end >= 0:
+                    bisect.insort(active, (end, j))
+        return pairs
+
+    def explain(self, a: Timing, b: Timing) -> str | None:
+        """Why `a` does not precede `b` (None when it does), naming the accesses."""
+        if a.last_host >= b.first:
+            return (
+                f"it is accessed at {self._where(a.last_host)}, after this buffer's "
+                f"first access at {self._where(b.first)}"
+            )
+        for stream, last in a.last_device.items():
+            same = b.first_device.get(stream, NEVER)
+            if last >= same:
+                return (
+                    f"its device access at {self._where(last)} is not enqueued before "
+                    f"this buffer's at {self._where(same)}"
+                )
+            other = b.first_except(stream)
+            if other != NEVER and self.next_sync(stream, last) >= other:
+                return (
+                    f"its device access at {self._where(last)} may still be running at "
+                    f"{self._where(other)}: no op in between waits for its stream"
+                )
+        return None
+
+    def _where(self, key: int) -> str:
+        op = self.ops[key // 2]
+        loc = location_of(op)
+        return f"'{op.name}'" + (f" ({loc.line}:{loc.column})" if loc is not None else "")
