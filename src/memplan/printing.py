@@ -1,55 +1,50 @@
-"""An xDSL printer whose output is the text `mlir-opt` / `iree-opt` print.
+"""MLIR's SSA value names and dictionary order, for memplan's printer.
 
-xDSL's `Printer` prints IR that MLIR reads, but not MLIR's text: it writes
-`builtin.module`, keeps attribute dictionaries in insertion order, prints aliasable
-attributes inline, numbers values in print order and suffixes clashing names per
-name (`%x`, `%x_1`). Peers' dumps and lit tests (and the IREE seed) use MLIR's
-conventions, and memplan promises to print such IR back unchanged, so
-`MlirPrinter` follows MLIR's `AsmPrinter` instead:
+xDSL's `Printer` numbers values in print order and suffixes clashing names per
+name (`%x`, `%x_1`); MLIR's `AsmPrinter` (and so `iree-opt`, whose dumps memplan
+promises to print back unchanged) does otherwise:
 
-- `module` for `builtin.module` in the custom form;
-- attribute and property dictionaries sorted by name (MLIR's `DictionaryAttr`);
-- dialect aliases: attributes of a dialect listed in `ALIAS_PREFIXES` print as
-  `#prefix`, `#prefix1`, ... (numbered in order of first appearance), defined at the
-  top of the output, as IREE does for `#iree_encoding.*` (`#encoding`);
-- SSA names as MLIR's `SSANameState` assigns them: a region's values are numbered
-  after all values of the enclosing region, sibling regions restart from the same
-  counters, entry-block arguments without a name are `%argN`, a multi-result op
-  without names prints `%N:k` and its results `%N#i`, and a name already used in
-  scope gets `_K` with one conflict counter per region (`%x`, `%x_0`, `%y_1`).
-  Name hints kept from the source text or set by ops win over numbers; an op with
-  the `AsmResultNames` trait names results that have no hint (`%cst`). The generic
-  form, like MLIR's, uses no names but `%argN` and numbers values uniquely across
-  regions (last region first).
+- a region's values are numbered after all values of the enclosing region, and
+  sibling regions restart from the same counters;
+- entry-block arguments without a name are `%argN`;
+- a multi-result op without names prints `%N:k` and its results `%N#i`;
+- a name already used in scope gets `_K`, with one conflict counter per region
+  (`%x`, `%x_0`, `%y_1`): the seed IR's `%..__size_0` and `%..qs_1`;
+- attribute and property dictionaries are sorted by name;
+- the generic form uses no result names (only `%argN` and numbers), numbered
+  uniquely across regions, last region first.
 
-Not reproduced: MLIR's `// pred:` comments after block labels, and aliases for
-builtin attributes such as `#map`; both only change spelling, never meaning.
+Name hints kept from the source text or set by ops win over numbers; an op with
+the `AsmResultNames` trait names results that have no hint (`%cst`, a global
+load's `%<global>`), as MLIR's `getAsmResultNames` does.
+
+`MlirNamingMixin` adds this to a `Printer`; `MlirTextPrinter` combines it with
+memplan-opt's printer (`memplan.printer.MlirPrinter`: `module`, default dialects,
+attribute aliases), and `print_mlir` prints with it.
 """
 
 from __future__ import annotations
 
 import io
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, OpTrait
+from xdsl.traits import OpTrait
+
+from memplan.printer import MlirPrinter
 
 __all__ = [
-    "ALIAS_PREFIXES",
     "AsmResultNames",
-    "MlirPrinter",
+    "FixedResultNames",
+    "MlirNamingMixin",
+    "MlirTextPrinter",
     "print_mlir",
     "sanitize_ssa_name",
 ]
-
-ALIAS_PREFIXES: dict[str, str] = {"iree_encoding": "encoding"}
-"""Dialect name -> alias prefix, for dialects whose attributes MLIR-based peers
-always print through an alias (their `OpAsmDialectInterface::getAlias`)."""
 
 
 class AsmResultNames(OpTrait, ABC):
@@ -100,13 +95,6 @@ def sanitize_ssa_name(name: str) -> str:
     if all(valid(ch) for ch in name):
         return name
     return copy()
-
-
-def _alias_prefix(attr: Attribute) -> str | None:
-    name = getattr(attr, "name", None)
-    if not isinstance(name, str) or "." not in name:
-        return None
-    return ALIAS_PREFIXES.get(name.split(".", 1)[0])
 
 
 @dataclass
@@ -224,48 +212,18 @@ class _SsaNames:
                 counters.value += 1
 
 
-class MlirPrinter(Printer):
-    """A `Printer` that prints what MLIR's printer prints (see the module doc)."""
+class MlirNamingMixin(Printer):
+    """Printer mixin: MLIR's SSA names and sorted dictionaries (see module doc).
 
-    _aliases: dict[Attribute, str] | None = None
-    _collecting: list[Attribute] | None = None
+    Names are assigned for the whole op tree when the outermost `print_op` starts,
+    and forgotten when it returns.
+    """
+
     _ssa: _SsaNames | None = None
     _depth: int = 0
 
-    # ---- attributes -------------------------------------------------------------
-
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         super().print_attr_dict(dict(sorted(attr_dict.items())))
-
-    def print_attribute(self, attribute: Attribute) -> None:
-        if self._collecting is not None:
-            if _alias_prefix(attribute) is not None and attribute not in self._collecting:
-                self._collecting.append(attribute)
-        elif self._aliases is not None and (alias := self._aliases.get(attribute)):
-            self.print_string(alias)
-            return
-        super().print_attribute(attribute)
-
-    def _collect_aliases(self, op: Operation) -> dict[Attribute, str]:
-        """Run a silent print of `op` to find aliasable attributes in print order."""
-        probe = MlirPrinter(
-            stream=io.StringIO(), print_generic_format=self.print_generic_format
-        )
-        probe._collecting = []
-        probe._depth = 1
-        probe.print_op(op)
-        aliases: dict[Attribute, str] = {}
-        counts: dict[str, int] = {}
-        for attr in probe._collecting:
-            prefix = _alias_prefix(attr)
-            assert prefix is not None
-            count = counts.get(prefix, 0)
-            counts[prefix] = count + 1
-            sigil = "!" if isinstance(attr, TypeAttribute) else "#"
-            aliases[attr] = f"{sigil}{prefix}{count if count else ''}"
-        return aliases
-
-    # ---- SSA names --------------------------------------------------------------
 
     def print_ssa_value(self, value: SSAValue) -> str:
         if self._ssa is not None and (name := self._ssa.names.get(value)) is not None:
@@ -279,61 +237,29 @@ class MlirPrinter(Printer):
             return
         super()._print_results(op)
 
-    # ---- ops --------------------------------------------------------------------
-
-    @contextmanager
-    def _top_level(self, op: Operation) -> Iterator[None]:
-        if self._depth > 0:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
-        self._depth = 1
-        try:
-            self._aliases = self._collect_aliases(op)
-            if self._aliases:
-                saved, self._aliases = self._aliases, None
-                for attr, alias in saved.items():
-                    self.print_string(f"{alias} = ")
-                    self.print_attribute(attr)
-                    self._print_new_line(indent=0)
-                self._aliases = saved
-            self._ssa = _SsaNames(op, generic=self.print_generic_format)
-            yield
-        finally:
-            self._depth = 0
-            self._aliases = None
-            self._ssa = None
-
     def print_op(self, op: Operation) -> None:
-        with self._top_level(op):
-            if isinstance(op, ModuleOp) and not self.print_generic_format:
-                self._print_module(op)
-            else:
-                super().print_op(op)
+        if self._depth == 0:
+            self._ssa = _SsaNames(op, generic=self.print_generic_format)
+        self._depth += 1
+        try:
+            super().print_op(op)
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                self._ssa = None
 
-    def _print_module(self, op: ModuleOp) -> None:
-        """`builtin.module` the way MLIR prints it: `module`."""
-        isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
-        begin = self._current_column
-        if isolated:
-            self.enter_scope()
-        self.print_string("module")
-        end = self._current_column
-        for message in self.diagnostic.op_messages.get(op, ()):
-            self._add_message_on_next_line(message, begin, end)
-        op.print(self)
-        if self.print_debuginfo:
-            self.print_string(" ")
-            self.print_attribute(op.location)
-        if isolated:
-            self.exit_scope()
+
+class MlirTextPrinter(MlirNamingMixin, MlirPrinter):
+    """memplan-opt's printer with MLIR's SSA names: prints what `iree-opt` prints."""
 
 
 def print_mlir(op: Operation, *, generic: bool = False) -> str:
-    """`op` printed as MLIR prints it, without a trailing newline."""
+    """`op` printed as MLIR prints it (aliases first for a module), without a
+    trailing newline."""
     stream = io.StringIO()
-    MlirPrinter(stream=stream, print_generic_format=generic).print_op(op)
+    printer = MlirTextPrinter(stream=stream, print_generic_format=generic)
+    if isinstance(op, ModuleOp):
+        printer.print_module(op)
+    else:
+        printer.print_op(op)
     return stream.getvalue()

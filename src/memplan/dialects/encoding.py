@@ -5,7 +5,7 @@
 from the plain tensor, so `stream.tensor.encode` between the two is a real copy and
 two encodes of the same source are a common subexpression. IREE prints every
 `iree_encoding` attribute through an alias (`#encoding`, `#encoding1`, ...), which
-`memplan.printing.MlirPrinter` reproduces from `ALIAS_PREFIX`.
+memplan's printer reproduces from the attribute's `asm_alias`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
-__all__ = ["ALIAS_PREFIX", "IreeEncoding", "TestingEncodingAttr"]
-
-ALIAS_PREFIX = "encoding"
-"""The alias name IREE's printer gives `iree_encoding` attributes."""
+__all__ = ["IreeEncoding", "TestingEncodingAttr"]
 
 
 @irdl_attr_definition
@@ -53,5 +50,9 @@ class TestingEncodingAttr(ParametrizedAttribute):
                 printer.print_list(self.layouts.data, printer.print_attribute)
                 printer.print_string("]")
 
+
+# memplan's printer prints attributes with an `asm_alias` through `#<alias>` (set
+# here: xDSL reserves annotated class fields for parameters).
+TestingEncodingAttr.asm_alias = "encoding"  # type: ignore[attr-defined]
 
 IreeEncoding = Dialect("iree_encoding", [], [TestingEncodingAttr])
