@@ -26,15 +26,16 @@ results, and then, transitively, the ops only it used.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolOpInterface
 
 from memplan.analysis.dominance import DominatorTree
+from memplan.analysis.equivalence import OpKey
 from memplan.analysis.purity import (
     ANY_BUFFER,
     EVERYTHING,
@@ -46,94 +47,9 @@ from memplan.analysis.purity import (
     written_resources,
 )
 from memplan.passes.base import MemplanPass
+from memplan.passes.patterns.common import replace_uses
 
-__all__ = ["CSE", "OpKey", "cse", "regions_equivalent"]
-
-
-def _op_name(op: Operation) -> str:
-    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-
-
-def _dict_hash(entries: dict[str, Attribute]) -> int:
-    return hash(frozenset(entries.items())) if entries else 0
-
-
-class OpKey:
-    """An op as a hash key: equal keys are ops that compute the same thing."""
-
-    __slots__ = ("op", "_hash")
-
-    def __init__(self, op: Operation):
-        self.op = op
-        self._hash = hash((
-            _op_name(op),
-            tuple(op.operands),
-            tuple(op.result_types),
-            _dict_hash(op.properties),
-            _dict_hash(op.attributes),
-            tuple(len(r.blocks) for r in op.regions),
-        ))
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, OpKey):
-            return NotImplemented
-        a, b = self.op, other.op
-        return (
-            self._hash == other._hash
-            and _op_name(a) == _op_name(b)
-            and tuple(a.operands) == tuple(b.operands)
-            and tuple(a.result_types) == tuple(b.result_types)
-            and a.properties == b.properties
-            and a.attributes == b.attributes
-            and regions_equivalent(a.regions, b.regions)
-        )
-
-
-def regions_equivalent(left: Sequence[Region], right: Sequence[Region]) -> bool:
-    """Whether two lists of regions are the same code: same blocks, ops (compared as
-    `OpKey` does, result types included) and uses, where each value defined inside
-    corresponds to its counterpart and every value from outside is the same value."""
-    if len(left) != len(right):
-        return False
-    mapping: dict[SSAValue | Block, SSAValue | Block] = {}
-    pairs: list[tuple[Region, Region]] = list(zip(left, right))
-    while pairs:
-        ra, rb = pairs.pop()
-        blocks_a, blocks_b = list(ra.blocks), list(rb.blocks)
-        if len(blocks_a) != len(blocks_b):
-            return False
-        for ba, bb in zip(blocks_a, blocks_b):
-            if len(ba.args) != len(bb.args) or ba.arg_types != bb.arg_types:
-                return False
-            mapping[ba] = bb
-            mapping.update(zip(ba.args, bb.args))
-        for ba, bb in zip(blocks_a, blocks_b):
-            ops_a, ops_b = list(ba.ops), list(bb.ops)
-            if len(ops_a) != len(ops_b):
-                return False
-            for oa, ob in zip(ops_a, ops_b):
-                if (
-                    _op_name(oa) != _op_name(ob)
-                    or len(oa.operands) != len(ob.operands)
-                    or len(oa.successors) != len(ob.successors)
-                    or len(oa.regions) != len(ob.regions)
-                    or tuple(oa.result_types) != tuple(ob.result_types)
-                    or oa.properties != ob.properties
-                    or oa.attributes != ob.attributes
-                ):
-                    return False
-                if any(mapping.get(va, va) is not vb
-                       for va, vb in zip(oa.operands, ob.operands)):
-                    return False
-                if any(mapping.get(sa) is not sb
-                       for sa, sb in zip(oa.successors, ob.successors)):
-                    return False
-                mapping.update(zip(oa.results, ob.results))
-                pairs.extend(zip(oa.regions, ob.regions))
-    return True
+__all__ = ["CSE", "cse"]
 
 
 # Generation counters besides one per resource: what a write bumps and a read checks.
@@ -322,7 +238,7 @@ class _Driver:
         known = self.scopes.known.get(key)
         if known is not None and self._still_valid(known):
             for old, new in zip(op.results, known.op.results, strict=True):
-                old.replace_all_uses_with(new)
+                replace_uses(old, new)
             self.to_erase.append(op)
             return
         self.scopes.remember(key, _Known(op, self._stamps(reads) if reads else ()))
@@ -366,7 +282,9 @@ class CSE(MemplanPass):
     """Merge equal ops by dominance when their memory effects allow it; drop dead
     ops that only read or allocate."""
 
-    name = "cse"
+    # memplan-opt calls it `cse`; the class carries its xDSL-universe name, where
+    # `cse` is xDSL's own pass.
+    name = "memplan-cse"
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         return cse(module)

@@ -46,6 +46,12 @@ PASSES: tuple[PassInfo, ...] = (
         universe_name="memplan-cse",
     ),
     PassInfo(
+        "simplify-global-accesses",
+        "memplan.passes.simplify_global_accesses:SimplifyGlobalAccesses",
+        "forward, reuse and drop global loads/stores within blocks; hoist immutable loads",
+        aliases=("iree-util-simplify-global-accesses",),
+    ),
+    PassInfo(
         "fixed-point-iterator",
         "memplan.passes.fixed_point_iterator:FixedPointIterator",
         "rerun a nested pipeline until an iteration changes nothing (by fingerprint)",
