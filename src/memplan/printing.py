@@ -26,6 +26,7 @@ attribute aliases), and `print_mlir` prints with it.
 from __future__ import annotations
 
 import io
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -97,6 +98,9 @@ def sanitize_ssa_name(name: str) -> str:
     return copy()
 
 
+_ARG_NAME = re.compile(r"arg[0-9]+")
+
+
 @dataclass
 class _Scope:
     """A region's set of used names, seeing its parents' (MLIR's ScopedHashTable)."""
@@ -166,8 +170,13 @@ class _SsaNames:
     def _number_block(self, block: Block, counters: _Counters, scope: _Scope) -> None:
         is_entry = block.parent is not None and block.parent.blocks.first is block
         for arg in block.args:
-            if arg.name_hint and self.use_names:
-                self.names[arg] = self._unique(arg.name_hint, counters, scope)
+            # MLIR renames entry-block arguments `%argN` whatever the source said;
+            # keep other names (`%x`) as xDSL does.
+            hint = arg.name_hint
+            if is_entry and hint is not None and _ARG_NAME.fullmatch(hint):
+                hint = None
+            if hint and self.use_names:
+                self.names[arg] = self._unique(hint, counters, scope)
             elif is_entry:
                 self.names[arg] = self._unique(f"arg{counters.argument}", counters, scope)
                 counters.argument += 1

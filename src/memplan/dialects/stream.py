@@ -345,7 +345,7 @@ def find_size(value: SSAValue) -> SSAValue | None:
 
 def _dynamic_dim_count(type: Attribute) -> int:
     if isinstance(type, TensorType):
-        return sum(1 for dim in type.get_shape() if dim == -1)
+        return sum(1 for dim in type.get_shape() if dim < 0)
     return 0
 
 
@@ -1126,14 +1126,14 @@ class ResourceAllocaOp(IRDLOperation):
             parser.parse_punctuation("(")
             await_timepoint = parser.parse_operand()
             parser.parse_punctuation(")")
-            parser.parse_punctuation("=>")
+            _parse_fat_arrow(parser)
         else:
             parser.parse_punctuation(":")
         attributes = parser.parse_optional_attr_dict()
         type, size = parse_sized_type(parser)
         if size is None:
             parser.raise_error("expected `{%size}` after the resource type")
-        parser.parse_punctuation("=>")
+        _parse_fat_arrow(parser)
         parser.parse_type()
         if not isinstance(type, ResourceType):
             parser.raise_error(f"expected a !stream.resource type, got {type}")
@@ -1163,6 +1163,12 @@ class ResourceAllocaOp(IRDLOperation):
         print_sized_type(printer, self.result.type, self.storage_size)
         printer.print_string(" => ")
         printer.print_attribute(self.result_timepoint.type)
+
+
+def _parse_fat_arrow(parser: Parser) -> None:
+    """`=>`, which xDSL's lexer reads as `=` then `>`."""
+    parser.parse_punctuation("=")
+    parser.parse_punctuation(">")
 
 
 def _parse_optional_on(parser: Parser) -> DeviceAffinityAttr | None:
@@ -1353,7 +1359,7 @@ class TimepointAwaitOp(IRDLOperation):
     def parse(cls, parser: Parser) -> TimepointAwaitOp:
         sync = parser.parse_optional_keyword("sync") is not None
         timepoint = parser.parse_operand()
-        parser.parse_punctuation("=>")
+        _parse_fat_arrow(parser)
         pos = parser.pos
         operands = [parser.parse_unresolved_operand()]
         while parser.parse_optional_punctuation(",") is not None:

@@ -45,6 +45,7 @@ from xdsl.ir import (
     Block,
     Dialect,
     Operation,
+    ParametrizedAttribute,
     Region,
     SSAValue,
     TypedAttribute,
@@ -52,6 +53,7 @@ from xdsl.ir import (
 )
 from xdsl.irdl import (
     IRDLOperation,
+    irdl_attr_definition,
     irdl_op_definition,
     opt_prop_def,
     prop_def,
@@ -89,6 +91,8 @@ __all__ = [
     "GlobalOp",
     "GlobalStoreOp",
     "InitializerOp",
+    "InlineAlwaysAttr",
+    "InlineNeverAttr",
     "ReturnOp",
     "Util",
     "global_load_name",
@@ -346,6 +350,26 @@ def resolve_tied(
         entry.tied_to.span.start,
         entry.tied_to.span.end,
     )
+
+
+# --------------------------------------------------------------------------------
+# Inlining policies
+# --------------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class InlineNeverAttr(ParametrizedAttribute):
+    """`#util.inline.never`: the `inlining_policy` that keeps a function or global
+    from being inlined."""
+
+    name = "util.inline.never"
+
+
+@irdl_attr_definition
+class InlineAlwaysAttr(ParametrizedAttribute):
+    """`#util.inline.always`: the `inlining_policy` that asks for inlining."""
+
+    name = "util.inline.always"
 
 
 # --------------------------------------------------------------------------------
@@ -1134,5 +1158,5 @@ Util = Dialect(
         CallOp,
         ReturnOp,
     ],
-    [],
+    [InlineNeverAttr, InlineAlwaysAttr],
 )
