@@ -14,7 +14,7 @@ script), with REF = `mlir-opt` of the chunk (MLIR's own custom form):
 A chunk may restrict itself with a line `// oracle-checks: custom reparse`.
 
 `memplan` is `memplan-opt` by default; `--mlir-printer` parses with
-`memplan.context.make_context()` and prints with `memplan.dialects.memref.MlirPrinter`
+`memplan.context.make_context()` and prints with `memplan.dialects.memref.MlirBuiltinPrinter`
 (in a child process of this script), which shows what memplan-opt prints once it
 uses that printer.
 
@@ -94,13 +94,13 @@ class Tools:
 
 
 def print_with_mlir_printer(text: str, generic: bool) -> tuple[bool, str]:
-    """memplan's parse and verify, then `MlirPrinter` (with dialect resources)."""
+    """memplan's parse and verify, then `MlirBuiltinPrinter` (with dialect resources)."""
     from io import StringIO
 
     from xdsl.parser import Parser
 
     from memplan.context import make_context
-    from memplan.dialects.memref import MlirPrinter
+    from memplan.dialects.memref import MlirBuiltinPrinter
 
     ctx = make_context()
     try:
@@ -109,7 +109,7 @@ def print_with_mlir_printer(text: str, generic: bool) -> tuple[bool, str]:
     except Exception as e:  # noqa: BLE001  (report any failure as a difference)
         return False, f"{type(e).__name__}: {e}"
     out = StringIO()
-    printer = MlirPrinter(stream=out, print_generic_format=generic)
+    printer = MlirBuiltinPrinter(stream=out, print_generic_format=generic)
     printer.print_op(module)
     printer.print_metadata(ctx.loaded_dialects)
     out.write("\n")
@@ -178,7 +178,7 @@ def main() -> int:
     ap.add_argument("--mlir-opt", default="mlir-opt-22")
     ap.add_argument("--memplan", default="memplan-opt", help="memplan command line")
     ap.add_argument("--mlir-printer", action="store_true",
-                    help="parse/print in this process with MlirPrinter")
+                    help="parse/print in this process with MlirBuiltinPrinter")
     ap.add_argument("--strict", action="store_true",
                     help="also report builtin.module / func.return spellings")
     ap.add_argument("-v", "--verbose", action="store_true")

@@ -22,8 +22,8 @@ own `verify_`, because the inherited one runs xDSL's definition as well.
 `MemRefMlirSyntax` is the resulting dialect; `memplan.context.make_context()`
 registers it in place of xDSL's `memref`. Ops built by code that instantiates xDSL's
 classes directly still print generically; `adopt_mlir_syntax` swaps them for these
-subclasses before printing. `MlirPrinter` fixes what xDSL's builtin printing does
-differently in memref types (integer memory spaces) and float literals.
+subclasses before printing. `MlirBuiltinPrinter` fixes what xDSL's builtin
+printing does differently in memref types (integer memory spaces) and float literals.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ __all__ = [
     "GlobalOp",
     "MemRefMlirSyntax",
     "MemorySpaceCastOp",
-    "MlirPrinter",
+    "MlirBuiltinPrinter",
     "RankOp",
     "adopt_mlir_syntax",
     "memory_space_cast_compatible",
@@ -780,7 +780,7 @@ class GlobalOp(xmemref.GlobalOp):
 # ---------------------------------------------------------------------------------
 
 
-class MlirPrinter(Printer):
+class MlirBuiltinPrinter(Printer):
     """A Printer that writes memref types and float literals as `mlir-opt` does.
 
     Types and literals are printed by xDSL's builtin dialect, not by the ops, so
@@ -792,6 +792,10 @@ class MlirPrinter(Printer):
     - MLIR rounds the 6-digit exponential form half away from zero
       (`3.140625 : bf16` prints `3.140630e+00`); xDSL rounds half to even.
     MLIR reads xDSL's forms too; the fixes make the text identical to peer dumps.
+
+    Every override defers to `super()`, so memplan's tool printer can derive from
+    this class (`class MlirPrinter(MlirBuiltinPrinter)`) and keep its own
+    `print_attribute` (aliases) in front.
     """
 
     def print_float(self, value: float, type: AnyFloat) -> None:
@@ -846,7 +850,7 @@ def _mlir_exponential(value: float) -> str:
 def _text(attr: Attribute) -> str:
     """`attr` as MLIR prints it, for diagnostics that quote types."""
     out = StringIO()
-    MlirPrinter(stream=out).print_attribute(attr)
+    MlirBuiltinPrinter(stream=out).print_attribute(attr)
     return out.getvalue()
 
 

@@ -51,7 +51,7 @@ def parse(text: str) -> ModuleOp:
 
 def show(op: Operation, generic: bool = False) -> str:
     out = StringIO()
-    memref.MlirPrinter(stream=out, print_generic_format=generic).print_op(op)
+    memref.MlirBuiltinPrinter(stream=out, print_generic_format=generic).print_op(op)
     return out.getvalue()
 
 
@@ -447,7 +447,7 @@ dense_resource<{handle}> {{alignment = 64 : i64}}
 
 def print_with_resources(module: ModuleOp, generic: bool = False) -> str:
     out = StringIO()
-    printer = memref.MlirPrinter(stream=out, print_generic_format=generic)
+    printer = memref.MlirBuiltinPrinter(stream=out, print_generic_format=generic)
     printer.print_op(module)
     printer.print_metadata([Builtin])
     return out.getvalue()
@@ -501,7 +501,7 @@ def test_global_builder():
 
 
 # ---------------------------------------------------------------------------------
-# MlirPrinter: memref types and float literals as mlir-opt prints them
+# MlirBuiltinPrinter: memref types and float literals as mlir-opt prints them
 # ---------------------------------------------------------------------------------
 
 
