@@ -40,6 +40,18 @@ class PassInfo:
 
 PASSES: tuple[PassInfo, ...] = (
     PassInfo(
+        "optimize-memrefs",
+        "memplan.passes.optimize_memrefs:OptimizeMemrefs",
+        "reuse dead buffers' slots, only where host/device ordering makes it safe",
+        aliases=("hip-optimize-memrefs",),
+    ),
+    PassInfo(
+        "materialize-host-scalars",
+        "memplan.passes.materialize_host_scalars:MaterializeHostScalars",
+        "move small host-fed integer buffers into one host-mapped scratch buffer",
+        aliases=("hip-materialize-host-scalars",),
+    ),
+    PassInfo(
         "cse",
         "memplan.passes.cse:CSE",
         "merge equal ops by dominance when purity and memory effects allow; drop dead ops",

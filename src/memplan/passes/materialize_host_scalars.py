@@ -1,0 +1,148 @@
+"""`materialize-host-scalars`: small host-fed integer buffers move to host scratch.
+
+hip-ep's `hip-materialize-host-scalars`. A shape scalar the host stores and a kernel
+reads needs no device buffer: runtime-owned host-mapped memory is host-writable and
+device-readable. Every candidate of a function becomes a `memref.view` into one
+host-scratch buffer taken from the function's `!hip.context` (argument 0) at
+64-byte-aligned offsets (0, 64, ...); its frees are erased. Being views rather than
+plannable allocations, the moved buffers leave the pool and slot reuse
+(`optimize-memrefs`) altogether.
+
+A candidate is a plannable allocation (`PlannableAllocation`) of the function's
+entry block with a static identity-layout shape of at most 16 integer or index
+elements, in the default memory space, that the host reads or writes (a
+synchronous read/write effect on it, through any chain of views) and whose every
+user the ordering analysis understands: host accesses, ops enqueued on a stream with
+effects tied to their operands, frees, views, ops with no memory effect that return
+no buffer (`memref.dim`). A returned or escaping buffer stays. Nothing here names an
+op: host and device are told apart by `StreamExecution`.
+
+This alone does not remove the host/device race of DESIGN.md section 2: a 32-element
+host-fed buffer stays in device memory. Docs: docs/design/materialize-host-scalars.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from memplan.analysis.aliasing import static_bytes
+from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
+from memplan.diagnostics import remark
+from memplan.dialects.hip import ContextType, GetHostScratchOp
+from memplan.interfaces import plannable_allocation
+from memplan.passes.base import MemplanPass
+from memplan.passes.optimize_memrefs import function_bodies
+
+__all__ = ["ALIGNMENT", "MAX_ELEMENTS", "MaterializeHostScalars"]
+
+MAX_ELEMENTS = 16
+"""The largest buffer (in elements) that moves, as in hip-ep."""
+
+ALIGNMENT = 64
+"""Byte alignment of each buffer's offset in the scratch buffer."""
+
+
+def _align(value: int) -> int:
+    return -(-value // ALIGNMENT) * ALIGNMENT
+
+
+@dataclass(frozen=True)
+class MaterializeHostScalars(MemplanPass):
+    """Move host-fed scalar buffers into one host-mapped scratch buffer per function."""
+
+    name = "materialize-host-scalars"
+
+    debug: bool = False
+    """Remark why a function or a host-fed buffer was left alone."""
+
+    def run(self, ctx: Context, module: ModuleOp) -> bool:
+        changed = False
+        for function, region in function_bodies(module):
+            entry = region.blocks[0]
+            if not entry.args or not isinstance(entry.args[0].type, ContextType):
+                self._remark(function, "function left alone: argument 0 is not a !hip.context")
+                continue
+            ordering = BlockOrdering(entry)
+            candidates = [
+                (root, ordering.info(root)) for root in plannable_roots(entry)
+            ]
+            candidates = [(r, i) for r, i in candidates if self._accept(r, i)]
+            if candidates:
+                self._materialize(entry.args[0], candidates)
+                changed = True
+        return changed
+
+    def _remark(self, op: Operation, message: str) -> None:
+        if self.debug:
+            remark(op, f"materialize-host-scalars: {message}")
+
+    def _accept(self, root: SSAValue, info: BufferInfo) -> bool:
+        """Whether `root` moves; a remark (under debug) for a host-fed one that does
+        not."""
+        if not info.host_accessed:
+            return False
+        reason = self._rejection(root, info)
+        if reason is not None:
+            self._remark(root.owner, f"host-fed buffer left alone: {reason}")
+        return reason is None
+
+    @staticmethod
+    def _rejection(root: SSAValue, info: BufferInfo) -> str | None:
+        t = root.type
+        if not isinstance(t, MemRefType) or not t.has_static_shape():
+            return "its shape is not static"
+        if not isinstance(t.layout, NoneAttr):
+            return f"{t} does not have the identity layout"
+        if not isinstance(t.memory_space, NoneAttr):
+            return f"{t} is not in the default memory space"
+        if not isinstance(t.element_type, IntegerType | IndexType):
+            return f"its element type {t.element_type} is not an integer or index"
+        if t.element_count() > MAX_ELEMENTS:
+            return f"{t.element_count()} elements, more than {MAX_ELEMENTS}"
+        op = root.owner
+        assert isinstance(op, Operation)
+        alignment = plannable_allocation(op).alignment(op)
+        if alignment is not None and alignment > ALIGNMENT:
+            return f"it asks for {alignment}-byte alignment, more than {ALIGNMENT}"
+        if info.escape is not None:
+            return f"{info.escape}"
+        if info.returned_by is not None:
+            return f"returned by '{info.returned_by.name}'"
+        return None
+
+    @staticmethod
+    def _materialize(context: SSAValue, candidates: list[tuple[SSAValue, BufferInfo]]) -> None:
+        offsets: list[int] = []
+        end = 0
+        for root, _ in candidates:
+            offsets.append(end)
+            end = _align(end + static_bytes(root.type))
+        entry = context.owner
+        total = arith.ConstantOp.from_int_and_width(end, IndexType())
+        scratch = GetHostScratchOp(context, total)
+        total.result.name_hint = "host_scratch_size"
+        scratch.result.name_hint = "host_scratch"
+        Rewriter.insert_op([total, scratch], InsertPoint.at_start(entry))
+        for (root, info), offset in zip(candidates, offsets):
+            op = root.owner
+            assert isinstance(op, Operation) and isinstance(root.type, MemRefType)
+            shift = arith.ConstantOp.from_int_and_width(offset, IndexType())
+            shift.result.name_hint = f"c{offset}"
+            view = memref.ViewOp(scratch.result, shift, [], root.type)
+            Rewriter.insert_op([shift, view], InsertPoint.before(op))
+            root.replace_all_uses_with(view.results[0])
+            Rewriter.erase_op(op)
+            for free, _ in info.frees:
+                Rewriter.erase_op(free)

@@ -1,0 +1,216 @@
+"""`optimize-memrefs`: slot reuse between buffers whose accesses never overlap in time.
+
+hip-ep's `hip-optimize-memrefs`, made safe across the host/device boundary. In each
+single-block function it walks the plannable allocations
+(`memplan.interfaces.PlannableAllocation`) in program order and lets each take the
+*slot* (the bytes of an earlier allocation) of least byte waste that is free for
+it: same element type and memory space, at least as many bytes; a smaller static
+buffer becomes a `memref.reinterpret_cast` of the slot, a dynamic one needs the same
+type and SSA-identical size operands. A slot shared by several buffers is one timing
+(`Timing.union`), so each candidate slot costs one `BlockOrdering.precedes` query.
+
+"Free" is decided by `memplan.analysis.ordering` (DESIGN.md section 2): every
+access of the slot's buffers must happen before every access of the new one, so a
+host store may not take the bytes a kernel enqueued earlier still reads unless an op
+that waits for that stream lies between. With `host-ordering=false` it is hip-ep's
+old interval rule (the slot's last use precedes the new allocation in program
+order), which is UNSAFE when the host writes a buffer a kernel may still read: it is
+kept only to reproduce that race in tests.
+
+A buffer that escapes never takes or gives a slot; one the function returns may
+take a slot (which then leaves with it) but never gives its own. Frees of merged
+buffers are erased except those of a slot's last occupant, which then free the
+slot's root. Docs: docs/design/optimize-memrefs.md.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import CallableOpInterface
+
+from memplan.analysis.aliasing import static_bytes
+from memplan.analysis.ordering import BlockOrdering, BufferInfo, Timing, plannable_roots
+from memplan.diagnostics import location_of, remark
+from memplan.interfaces import get_interface, plannable_allocation
+from memplan.passes.base import MemplanPass
+
+__all__ = ["OptimizeMemrefs", "function_bodies"]
+
+
+def function_bodies(module: ModuleOp) -> list[tuple[Operation, Region]]:
+    """Every function-like op (`CallableOpInterface`) with a body, and its body."""
+    found: list[tuple[Operation, Region]] = []
+    for op in module.walk():
+        callable_ = get_interface(op, CallableOpInterface)
+        if callable_ is not None:
+            region = callable_.get_callable_region(op)
+            if region.blocks:
+                found.append((op, region))
+    return found
+
+
+@dataclass(eq=False)
+class _Slot:
+    """The bytes of one allocation and the buffers that have occupied them."""
+
+    root: SSAValue
+    bytes: int
+    order: int
+    alignment: int
+    timing: Timing
+    last_use: int
+    frees: tuple[tuple[Operation, int], ...]
+    """The frees of the latest occupant: the only ones kept, freeing the root."""
+    occupants: list[SSAValue] = field(default_factory=list)
+
+
+def _identity_strides(shape: tuple[int, ...]) -> list[int]:
+    strides, stride = [], 1
+    for size in reversed(shape):
+        strides.append(stride)
+        stride *= size
+    return strides[::-1]
+
+
+def _describe(value: SSAValue) -> str:
+    loc = location_of(value.owner) if isinstance(value.owner, Operation) else None
+    name = f"%{value.name_hint}" if value.name_hint else "the buffer"
+    return f"{name}" + (f" (allocated at {loc.line}:{loc.column})" if loc else "")
+
+
+@dataclass(frozen=True)
+class OptimizeMemrefs(MemplanPass):
+    """Reuse the slot of a dead buffer, where the execution model allows it."""
+
+    name = "optimize-memrefs"
+
+    host_ordering: bool = True
+    """Decide with the host/device ordering rules. false: hip-ep's old interval-only
+    rule, which races when the host writes a buffer a kernel still reads (tests)."""
+
+    debug: bool = False
+    """Remark why a function or buffer was left alone."""
+
+    def run(self, ctx: Context, module: ModuleOp) -> bool:
+        changed = False
+        for function, region in function_bodies(module):
+            if len(region.blocks) != 1:
+                self._remark(
+                    function,
+                    f"function left unchanged: its body has {len(region.blocks)} "
+                    "blocks; slot reuse plans one block",
+                )
+                continue
+            changed |= self._plan(region.blocks[0])
+        return changed
+
+    def _remark(self, op: Operation, message: str) -> None:
+        if self.debug:
+            remark(op, f"optimize-memrefs: {message}")
+
+    def _plan(self, block: Block) -> bool:
+        ordering = BlockOrdering(block)
+        roots = [r for r in plannable_roots(block) if r.uses]
+        infos = {r: ordering.info(r) for r in roots}  # before the block changes
+        index = {r: ordering.index(r.owner) for r in roots}
+        buckets: dict[object, list[tuple[int, int, _Slot]]] = {}
+        changed = False
+        for order, root in enumerate(roots):
+            op = root.owner
+            assert isinstance(op, Operation)
+            info = infos[root]
+            key, size = self._bucket(op, root)
+            if key is None:
+                continue
+            if info.escape is not None:
+                self._remark(op, f"buffer left alone: {info.escape}")
+                continue
+            alignment = plannable_allocation(op).alignment(op) or 0
+            bucket = buckets.setdefault(key, [])
+            slot = self._find(ordering, bucket, size, alignment, info, index[root], op)
+            if slot is not None:
+                self._move_into(slot, op, root, info)
+                if info.returned_by is not None:
+                    bucket.remove((slot.bytes, slot.order, slot))
+                changed = True
+            elif info.returned_by is None:
+                new = _Slot(root, size, order, alignment, info.timing, info.last_use,
+                            info.frees, [root])
+                bisect.insort(bucket, (size, order, new), key=lambda e: e[:2])
+        return changed
+
+    def _bucket(self, op: Operation, root: SSAValue) -> tuple[object, int]:
+        """Which slots `root` may take, and its byte size; (None, 0) when it is not
+        a buffer this pass places."""
+        t = root.type
+        if not isinstance(t, MemRefType) or not isinstance(t.layout, NoneAttr):
+            self._remark(op, f"buffer left alone: {t} does not have the identity layout")
+            return None, 0
+        if t.has_static_shape():
+            size = static_bytes(t)
+            if size is None:
+                self._remark(op, f"buffer left alone: the size of {t.element_type} is unknown")
+                return None, 0
+            return ("static", t.element_type, t.memory_space), size
+        sizes = tuple(plannable_allocation(op).dynamic_sizes(op))
+        return ("dynamic", t, sizes), 0
+
+    def _find(
+        self,
+        ordering: BlockOrdering,
+        bucket: list[tuple[int, int, _Slot]],
+        size: int,
+        alignment: int,
+        info: BufferInfo,
+        position: int | None,
+        op: Operation,
+    ) -> _Slot | None:
+        """The slot of least waste whose buffers are all done before `info`'s."""
+        blocked: _Slot | None = None
+        for _, _, slot in bucket[bisect.bisect_left(bucket, (size, -1), key=lambda e: e[:2]):]:
+            if slot.alignment < alignment:
+                continue
+            interval_free = position is not None and slot.last_use < position
+            if not self.host_ordering:
+                if interval_free:
+                    return slot
+                continue
+            if ordering.precedes(slot.timing, info.timing):
+                return slot
+            if interval_free and blocked is None:
+                blocked = slot
+        if blocked is not None:
+            why = ordering.explain(blocked.timing, info.timing)
+            self._remark(op, f"kept apart from {_describe(blocked.root)}: {why}")
+        return None
+
+    def _move_into(self, slot: _Slot, op: Operation, root: SSAValue, info: BufferInfo) -> None:
+        t = root.type
+        assert isinstance(t, MemRefType)
+        replacement = slot.root
+        if slot.root.type != t:
+            shape = t.get_shape()
+            cast = memref.ReinterpretCastOp.from_dynamic(
+                slot.root, [0], list(shape), _identity_strides(shape), t
+            )
+            Rewriter.insert_op(cast, InsertPoint.before(op))
+            replacement = cast.results[0]
+        root.replace_all_uses_with(replacement)
+        Rewriter.erase_op(op)
+        for free, _ in slot.frees:
+            Rewriter.erase_op(free)
+        for free, operand in info.frees:
+            operands = list(free.operands)
+            operands[operand] = slot.root
+            free.operands = operands
+        slot.frees = info.frees
+        slot.timing = slot.timing.union(info.timing)
+        slot.last_use = max(slot.last_use, info.last_use)
+        slot.occupants.append(root)

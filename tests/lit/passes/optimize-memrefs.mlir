@@ -1,0 +1,379 @@
+// RUN: memplan-opt %s --split-input-file -p 'optimize-memrefs' | FileCheck %s
+// RUN: memplan-opt %s --split-input-file -p 'hip-optimize-memrefs{debug=true}' --verify-diagnostics | FileCheck %s
+
+// Slot reuse (hip-ep's liveness best fit) under the host/device ordering rules.
+// The race table of DESIGN.md section 2 is in host-device-race.mlir.
+
+// A chain of device-only temporaries on one stream reuses slots as hip-ep does:
+// t2 takes t0's bytes and t3 takes t1's; the slot keeps one dealloc, of its root.
+// CHECK-LABEL: func.func @chain_of_device_temporaries
+// CHECK:         %[[T0:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[T0]] : memref<64xf32>)
+// CHECK:         %[[T1:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         hip.sigmoid(%{{.+}}) ins(%[[T0]] : memref<64xf32>) outs(%[[T1]] : memref<64xf32>)
+// CHECK-NOT:     memref.alloc
+// CHECK:         hip.tanh(%{{.+}}) ins(%[[T1]] : memref<64xf32>) outs(%[[T0]] : memref<64xf32>)
+// CHECK-NEXT:    hip.exp(%{{.+}}) ins(%[[T0]] : memref<64xf32>) outs(%[[T1]] : memref<64xf32>)
+// CHECK-NEXT:    hip.copy(%{{.+}}) ins(%[[T1]] : memref<64xf32>) outs(%{{.+}} : memref<64xf32>)
+// CHECK-NEXT:    memref.dealloc %[[T0]] : memref<64xf32>
+// CHECK-NEXT:    memref.dealloc %[[T1]] : memref<64xf32>
+// CHECK-NEXT:    return
+func.func @chain_of_device_temporaries(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
+  %t0 = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%t0 : memref<64xf32>)
+  %t1 = memref.alloc() : memref<64xf32>
+  hip.sigmoid(%ctx) ins(%t0 : memref<64xf32>) outs(%t1 : memref<64xf32>)
+  %t2 = memref.alloc() : memref<64xf32>
+  hip.tanh(%ctx) ins(%t1 : memref<64xf32>) outs(%t2 : memref<64xf32>)
+  %t3 = memref.alloc() : memref<64xf32>
+  hip.exp(%ctx) ins(%t2 : memref<64xf32>) outs(%t3 : memref<64xf32>)
+  hip.copy(%ctx) ins(%t3 : memref<64xf32>) outs(%out : memref<64xf32>)
+  memref.dealloc %t0 : memref<64xf32>
+  memref.dealloc %t1 : memref<64xf32>
+  memref.dealloc %t2 : memref<64xf32>
+  memref.dealloc %t3 : memref<64xf32>
+  return
+}
+
+// -----
+
+// A smaller static buffer reuses a larger dead slot through reinterpret_cast.
+// CHECK-LABEL: func.func @byte_size_reuse_through_reinterpret_cast
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[B:.+]] = memref.reinterpret_cast %[[A]] to offset: [0], sizes: [4, 8], strides: [8, 1] : memref<64xf32> to memref<4x8xf32>
+// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%{{.+}} : memref<4x8xf32>) outs(%[[B]] : memref<4x8xf32>)
+// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%[[B]] : memref<4x8xf32>) outs(%{{.+}} : memref<4x8xf32>)
+func.func @byte_size_reuse_through_reinterpret_cast(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>, %in2: memref<4x8xf32>, %out2: memref<4x8xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  %b = memref.alloc() : memref<4x8xf32>
+  hip.relu(%ctx) ins(%in2 : memref<4x8xf32>) outs(%b : memref<4x8xf32>)
+  hip.relu(%ctx) ins(%b : memref<4x8xf32>) outs(%out2 : memref<4x8xf32>)
+  return
+}
+
+// -----
+
+// A larger buffer never takes a smaller slot.
+// CHECK-LABEL: func.func @larger_buffer_keeps_its_own_slot
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<32xf32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[B]] : memref<64xf32>)
+func.func @larger_buffer_keeps_its_own_slot(%ctx: !hip.context, %in: memref<32xf32>, %out: memref<32xf32>, %in2: memref<64xf32>) {
+  %a = memref.alloc() : memref<32xf32>
+  hip.relu(%ctx) ins(%in : memref<32xf32>) outs(%a : memref<32xf32>)
+  hip.relu(%ctx) ins(%a : memref<32xf32>) outs(%out : memref<32xf32>)
+  %b = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in2 : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%in2 : memref<64xf32>)
+  return
+}
+
+// -----
+
+// Of two dead slots, the one of least byte waste is taken.
+// CHECK-LABEL: func.func @least_waste
+// CHECK:         %[[BIG:.+]] = memref.alloc() : memref<128xf32>
+// CHECK:         %[[SMALL:.+]] = memref.alloc() : memref<64xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK:         hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[SMALL]] : memref<64xf32>)
+func.func @least_waste(%ctx: !hip.context, %in: memref<128xf32>, %in2: memref<64xf32>, %out: memref<64xf32>) {
+  %big = memref.alloc() : memref<128xf32>
+  %small = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<128xf32>) outs(%big : memref<128xf32>)
+  hip.relu(%ctx) ins(%in2 : memref<64xf32>) outs(%small : memref<64xf32>)
+  hip.launch @combine(%ctx) ins(%big, %small : memref<128xf32>, memref<64xf32>) outs(%out : memref<64xf32>)
+  %c = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in2 : memref<64xf32>) outs(%c : memref<64xf32>)
+  hip.relu(%ctx) ins(%c : memref<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
+
+// -----
+
+// Buffers alive at the same time keep their own bytes.
+// CHECK-LABEL: func.func @overlapping_lifetimes
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         hip.add(%{{.+}}) ins(%[[A]], %[[B]] : memref<64xf32>, memref<64xf32>)
+func.func @overlapping_lifetimes(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  %b = memref.alloc() : memref<64xf32>
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.add(%ctx) ins(%a, %b : memref<64xf32>, memref<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
+
+// -----
+
+// Dynamic shapes reuse a slot when the size operands are the same SSA value ...
+// CHECK-LABEL: func.func @dynamic_same_size_value
+// CHECK:         %[[A:.+]] = memref.alloc(%{{.+}}) : memref<?xf32>
+// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%{{.+}} : memref<?xf32>) outs(%[[A]] : memref<?xf32>)
+// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%[[A]] : memref<?xf32>) outs(%{{.+}} : memref<?xf32>)
+// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%{{.+}} : memref<?xf32>) outs(%[[A]] : memref<?xf32>)
+// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%[[A]] : memref<?xf32>) outs(%{{.+}} : memref<?xf32>)
+// CHECK-NEXT:    return
+func.func @dynamic_same_size_value(%ctx: !hip.context, %n: index, %in: memref<?xf32>, %out: memref<?xf32>) {
+  %a = memref.alloc(%n) : memref<?xf32>
+  hip.relu(%ctx) ins(%in : memref<?xf32>) outs(%a : memref<?xf32>)
+  hip.relu(%ctx) ins(%a : memref<?xf32>) outs(%out : memref<?xf32>)
+  %b = memref.alloc(%n) : memref<?xf32>
+  hip.relu(%ctx) ins(%in : memref<?xf32>) outs(%b : memref<?xf32>)
+  hip.relu(%ctx) ins(%b : memref<?xf32>) outs(%out : memref<?xf32>)
+  return
+}
+
+// -----
+
+// ... and not when they are different values, even if equal at run time, nor
+// between a static and a dynamic shape. %d, sized by %n again, takes %a's slot.
+// CHECK-LABEL: func.func @dynamic_different_size_values
+// CHECK:         %[[A:.+]] = memref.alloc(%[[N:.+]]) : memref<?xf32>
+// CHECK:         %[[B:.+]] = memref.alloc(%[[M:.+]]) : memref<?xf32>
+// CHECK:         memref.alloc() : memref<16xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK:         hip.launch @k(%{{.+}}) ins(%[[A]], %[[B]] : memref<?xf32>, memref<?xf32>)
+func.func @dynamic_different_size_values(%ctx: !hip.context, %n: index, %m: index, %in: memref<?xf32>, %out: memref<?xf32>, %s: memref<16xf32>) {
+  %a = memref.alloc(%n) : memref<?xf32>
+  hip.relu(%ctx) ins(%in : memref<?xf32>) outs(%a : memref<?xf32>)
+  hip.relu(%ctx) ins(%a : memref<?xf32>) outs(%out : memref<?xf32>)
+  %b = memref.alloc(%m) : memref<?xf32>
+  hip.relu(%ctx) ins(%in : memref<?xf32>) outs(%b : memref<?xf32>)
+  hip.relu(%ctx) ins(%b : memref<?xf32>) outs(%out : memref<?xf32>)
+  %c = memref.alloc() : memref<16xf32>
+  hip.relu(%ctx) ins(%s : memref<16xf32>) outs(%c : memref<16xf32>)
+  hip.relu(%ctx) ins(%c : memref<16xf32>) outs(%s : memref<16xf32>)
+  %d = memref.alloc(%n) : memref<?xf32>
+  hip.relu(%ctx) ins(%in : memref<?xf32>) outs(%d : memref<?xf32>)
+  hip.launch @k(%ctx) ins(%d, %b : memref<?xf32>, memref<?xf32>) outs(%out : memref<?xf32>)
+  return
+}
+
+// -----
+
+// A view keeps its source busy: %a is read through %v after %b is written.
+// CHECK-LABEL: func.func @view_extends_lifetime
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         %[[V:.+]] = memref.subview %[[A]]
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[B]] : memref<64xf32>)
+// CHECK:         hip.relu(%{{.+}}) ins(%[[V]] : memref<32xf32, strided<[1]>>)
+func.func @view_extends_lifetime(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>, %out32: memref<32xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  %v = memref.subview %a[0] [32] [1] : memref<64xf32> to memref<32xf32, strided<[1]>>
+  %b = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.relu(%ctx) ins(%v : memref<32xf32, strided<[1]>>) outs(%out32 : memref<32xf32>)
+  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @no_allocations
+// CHECK-NEXT:    hip.relu
+// CHECK-NEXT:    return
+func.func @no_allocations(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
+
+// -----
+
+// Slots are shared only by the same element type and memory space.
+// CHECK-LABEL: func.func @different_element_types_and_memory_spaces
+// CHECK:         memref.alloc() : memref<64xf32>
+// CHECK:         memref.alloc() : memref<64xi32>
+// CHECK:         memref.alloc() : memref<64xf32, 1 : i64>
+func.func @different_element_types_and_memory_spaces(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>, %ini: memref<64xi32>, %outi: memref<64xi32>) {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  %b = memref.alloc() : memref<64xi32>
+  hip.relu(%ctx) ins(%ini : memref<64xi32>) outs(%b : memref<64xi32>)
+  hip.relu(%ctx) ins(%b : memref<64xi32>) outs(%outi : memref<64xi32>)
+  %c = memref.alloc() : memref<64xf32, 1>
+  hip.cast(%ctx) ins(%in : memref<64xf32>) outs(%c : memref<64xf32, 1>)
+  hip.cast(%ctx) ins(%c : memref<64xf32, 1>) outs(%out : memref<64xf32>)
+  return
+}
+
+// -----
+
+// A buffer that asks for more alignment than the slot has keeps its own.
+// CHECK-LABEL: func.func @stricter_alignment
+// CHECK:         memref.alloc() : memref<64xf32>
+// CHECK:         memref.alloc() {alignment = 128 : i64} : memref<64xf32>
+func.func @stricter_alignment(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  %b = memref.alloc() {alignment = 128 : i64} : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
+
+// -----
+
+// After hip.synchronize every device access before it is complete: the host
+// may write the bytes a kernel read, and the pass reuses them.
+// CHECK-LABEL: func.func @synchronize_makes_reuse_legal
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<32xi64>
+// CHECK:         memref.store %{{.+}}, %[[A]][%{{.+}}] : memref<32xi64>
+// CHECK:         hip.cast(%{{.+}}) ins(%[[A]] : memref<32xi64>)
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc() : memref<32xi64>
+// CHECK:         memref.store %{{.+}}, %[[A]][%{{.+}}] : memref<32xi64>
+// CHECK:         hip.cast(%{{.+}}) ins(%[[A]] : memref<32xi64>)
+func.func @synchronize_makes_reuse_legal(%ctx: !hip.context, %x: i64, %y: i64, %ao: memref<32xf32>, %bo: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<32xi64>
+  memref.store %x, %a[%c0] : memref<32xi64>
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>)
+  hip.synchronize(%ctx)
+  %b = memref.alloc() : memref<32xi64>
+  memref.store %y, %b[%c0] : memref<32xi64>
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>)
+  return
+}
+
+// -----
+
+// Device work in a loop keeps the buffer busy after the loop: the host store to
+// %b may land while the last cast still reads %a.
+// CHECK-LABEL: func.func @loop_keeps_buffer_busy
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<32xi64>
+// CHECK:         scf.for
+// CHECK:           hip.cast(%{{.+}}) ins(%[[A]] : memref<32xi64>)
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<32xi64>
+// CHECK:         memref.store %{{.+}}, %[[B]][%{{.+}}] : memref<32xi64>
+func.func @loop_keeps_buffer_busy(%ctx: !hip.context, %n: index, %x: i64, %y: i64, %o: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<32xi64>
+  memref.store %x, %a[%c0] : memref<32xi64>
+  scf.for %i = %c0 to %n step %c1 {
+    hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>)
+  }
+  // expected-remark @+1 {{kept apart from %a}}
+  %b = memref.alloc() : memref<32xi64>
+  memref.store %y, %b[%c0] : memref<32xi64>
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>)
+  return
+}
+
+// -----
+
+// The same loop followed by a synchronize: reuse.
+// CHECK-LABEL: func.func @loop_then_synchronize
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<32xi64>
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.store %{{.+}}, %[[A]][%{{.+}}] : memref<32xi64>
+func.func @loop_then_synchronize(%ctx: !hip.context, %n: index, %x: i64, %y: i64, %o: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<32xi64>
+  memref.store %x, %a[%c0] : memref<32xi64>
+  scf.for %i = %c0 to %n step %c1 {
+    hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>)
+  }
+  hip.synchronize(%ctx)
+  %b = memref.alloc() : memref<32xi64>
+  memref.store %y, %b[%c0] : memref<32xi64>
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>)
+  return
+}
+
+// -----
+
+// A buffer passed to a call escapes: it neither takes a dead slot (%b) nor gives
+// its own (%d to %e); %c, which does not escape, takes %a's slot.
+// CHECK-LABEL: func.func @unknown_call
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<64xf32>
+// CHECK-NEXT:    call @consume(%[[B]])
+// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[A]] : memref<64xf32>)
+// CHECK:         %[[D:.+]] = memref.alloc() : memref<64xi32>
+// CHECK:         %[[E:.+]] = memref.alloc() : memref<64xi32>
+func.func private @consume(memref<64xf32>)
+func.func private @consume_i(memref<64xi32>)
+func.func @unknown_call(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>, %ini: memref<64xi32>) {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  // expected-remark @+1 {{buffer left alone: used by 'func.call', whose memory effects are unknown}}
+  %b = memref.alloc() : memref<64xf32>
+  func.call @consume(%b) : (memref<64xf32>) -> ()
+  %c = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%c : memref<64xf32>)
+  // expected-remark @+1 {{buffer left alone: used by 'func.call'}}
+  %d = memref.alloc() : memref<64xi32>
+  func.call @consume_i(%d) : (memref<64xi32>) -> ()
+  %e = memref.alloc() : memref<64xi32>
+  hip.relu(%ctx) ins(%ini : memref<64xi32>) outs(%e : memref<64xi32>)
+  hip.relu(%ctx) ins(%e : memref<64xi32>) outs(%ini : memref<64xi32>)
+  return
+}
+
+// -----
+
+// A returned buffer may take a dead slot, which then leaves with it: %c may not
+// take the bytes of the returned %r.
+// CHECK-LABEL: func.func @returned_takes_a_dead_slot
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[A]] : memref<64xf32>)
+// CHECK:         %[[C:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         return %[[A]] : memref<64xf32>
+func.func @returned_takes_a_dead_slot(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) -> memref<64xf32> {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  %r = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%r : memref<64xf32>)
+  %c = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%c : memref<64xf32>)
+  hip.relu(%ctx) ins(%c : memref<64xf32>) outs(%out : memref<64xf32>)
+  return %r : memref<64xf32>
+}
+
+// -----
+
+// A returned buffer never gives its bytes away, even when its accesses are over.
+// CHECK-LABEL: func.func @returned_never_donates
+// CHECK:         %[[R:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         %[[T:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         return %[[R]]
+func.func @returned_never_donates(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) -> memref<64xf32> {
+  %r = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%r : memref<64xf32>)
+  %t = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  hip.relu(%ctx) ins(%t : memref<64xf32>) outs(%out : memref<64xf32>)
+  return %r : memref<64xf32>
+}
+
+// -----
+
+// A function of several blocks is left unchanged.
+// CHECK-LABEL: func.func @several_blocks
+// CHECK:         memref.alloc() : memref<64xf32>
+// CHECK:         memref.alloc() : memref<64xf32>
+// expected-remark @+1 {{function left unchanged: its body has 2 blocks}}
+func.func @several_blocks(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  cf.br ^bb1
+^bb1:
+  %b = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+  return
+}
