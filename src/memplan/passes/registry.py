@@ -76,6 +76,12 @@ PASSES: tuple[PassInfo, ...] = (
         "fuse-globals under the fixed-point iterator",
         is_pipeline=True,
     ),
+    PassInfo(
+        "verify-memory-plan",
+        "memplan.passes.verify_memory_plan:VerifyMemoryPlan",
+        "fail when two accesses to shared bytes of different buffers may race "
+        "(an independent check of a memory plan)",
+    ),
 )
 
 

@@ -1,0 +1,299 @@
+// RUN: not memplan-opt %s --split-input-file -p verify-memory-plan 2>&1 >/dev/null | FileCheck %s --check-prefix=ERR
+// RUN: not memplan-opt %s --split-input-file -p verify-memory-plan 2>/dev/null | FileCheck %s
+
+// The seed's table, checked by the plan checker instead of by reading the plan:
+// the old interval-only reuse races on both sizes; host scalars first fixes only
+// the 1-element pair; memplan's optimize-memrefs keeps both apart.
+// RUN: not memplan-opt %S/Inputs/verify-memory-plan-seed.mlir --split-input-file -p 'optimize-memrefs{host-ordering=false},verify-memory-plan' 2>&1 >/dev/null | FileCheck %s --check-prefix=UNSAFE
+// UNSAFE: verify-memory-plan-seed.mlir:9:3: error: unordered accesses to %a {{.*}}: write of %a (host) by 'memref.store' at {{.*}}verify-memory-plan-seed.mlir:9:3 and read of %a (device, stream %ctx) by 'hip.cast' at {{.*}}verify-memory-plan-seed.mlir:7:3; the host write may happen before the enqueued read runs
+// UNSAFE-NEXT: verify-memory-plan-seed.mlir:7:3: note: the other access is here
+// UNSAFE-NEXT: verify-memory-plan-seed.mlir:2:1: error: verify-memory-plan: 1 unordered pair(s)
+// UNSAFE-NEXT: verify-memory-plan-seed.mlir:24:3: error: unordered accesses to %a
+// UNSAFE-NEXT: verify-memory-plan-seed.mlir:22:3: note: the other access is here
+// RUN: not memplan-opt %S/Inputs/verify-memory-plan-seed.mlir --split-input-file -p 'materialize-host-scalars,optimize-memrefs{host-ordering=false},verify-memory-plan' 2>&1 >/dev/null | FileCheck %s --check-prefix=SCALARS
+// SCALARS-NOT: seed.mlir:9:3: error
+// SCALARS: verify-memory-plan-seed.mlir:24:3: error: unordered accesses to %a
+// SCALARS-NEXT: verify-memory-plan-seed.mlir:22:3: note: the other access is here
+// SCALARS-NEXT: verify-memory-plan-seed.mlir:17:1: error: verify-memory-plan: 1 unordered pair(s)
+// SCALARS-NOT: error:
+// RUN: memplan-opt %S/Inputs/verify-memory-plan-seed.mlir --split-input-file -p 'optimize-memrefs,verify-memory-plan' | FileCheck %s --check-prefix=SAFE
+// RUN: memplan-opt %S/Inputs/verify-memory-plan-seed.mlir --split-input-file -p 'materialize-host-scalars,optimize-memrefs,verify-memory-plan' | FileCheck %s --check-prefix=SAFE
+// RUN: memplan-opt %S/Inputs/verify-memory-plan-seed.mlir --split-input-file -p 'optimize-memrefs,materialize-host-scalars,verify-memory-plan' | FileCheck %s --check-prefix=SAFE
+// SAFE-LABEL: @seed_scalars
+// SAFE-LABEL: @seed_32_elements
+
+// A kernel writes the pool's first bytes; after a synchronize the host may reuse
+// them for another buffer.
+// CHECK-LABEL: @pool_overlap_after_synchronize
+func.func @pool_overlap_after_synchronize(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
+  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
+  hip.synchronize(%ctx)
+  %b = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
+  memref.store %v, %b[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+
+// The same without the synchronize: the host store may land before the kernel
+// reads %a.
+// CHECK-NOT: @pool_overlap_pending
+func.func @pool_overlap_pending(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
+  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
+  %b = memref.view %pool[%c8][] : memref<?xi8> to memref<4xf32>
+  // ERR: [[# @LINE + 5]]:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool): write of %b (host) by 'memref.store' at {{.*}}:[[# @LINE + 5]]:3 and write of %a (device, stream %ctx) by 'hip.copy' at {{.*}}:[[# @LINE - 3]]:3; the host write may happen before the enqueued write runs: no op between them waits for stream %ctx
+  // ERR-NEXT: [[# @LINE - 4]]:3: note: the other access is here
+  // ERR-NEXT: [[# @LINE + 3]]:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool): write of %b (host) by 'memref.store' at {{.*}}:[[# @LINE + 3]]:3 and read of %a (device, stream %ctx) by 'hip.copy' at {{.*}}:[[# @LINE - 4]]:3; the host write may happen before the enqueued read runs
+  // ERR-NEXT: [[# @LINE - 5]]:3: note: the other access is here
+  // ERR-NEXT: verify-memory-plan.mlir:[[# @LINE - 13]]:1: error: verify-memory-plan: 2 unordered pair(s) of accesses to shared bytes (see the errors above)
+  memref.store %v, %b[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+
+// Views at disjoint constant offsets never conflict, whatever is pending.
+// CHECK-LABEL: @pool_disjoint_views
+func.func @pool_disjoint_views(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
+  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  %b = memref.view %pool[%c16][] : memref<?xi8> to memref<4xf32>
+  memref.store %v, %b[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+
+// Device-only reuse on one in-order stream is ordered.
+// CHECK-LABEL: @device_chain_reuse
+func.func @device_chain_reuse(%ctx: !hip.context, %x: memref<64xf32>, %y: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c0][] : memref<?xi8> to memref<64xf32>
+  hip.relu(%ctx) ins(%x : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.exp(%ctx) ins(%a : memref<64xf32>) outs(%y : memref<64xf32>)
+  %b = memref.view %pool[%c0][] : memref<?xi8> to memref<64xf32>
+  hip.neg(%ctx) ins(%y : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.abs(%ctx) ins(%b : memref<64xf32>) outs(%x : memref<64xf32>)
+  return
+}
+
+// -----
+
+// A smaller buffer reusing a slot through reinterpret_cast while the kernel that
+// reads the slot's first buffer may still be queued.
+// CHECK-NOT: @reinterpret_slot_pending
+func.func @reinterpret_slot_pending(%ctx: !hip.context, %out: memref<8xi32>, %v: i64) {
+  %c0 = arith.constant 0 : index
+  %slot = memref.alloc() : memref<8xi64>
+  memref.store %v, %slot[%c0] : memref<8xi64>
+  hip.cast(%ctx) ins(%slot : memref<8xi64>) outs(%out : memref<8xi32>)
+  %small = memref.reinterpret_cast %slot to offset: [0], sizes: [2], strides: [1] : memref<8xi64> to memref<2xi64>
+  // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %slot and %small (both in %slot)
+  // ERR-NEXT: [[# @LINE - 3]]:3: note: the other access is here
+  memref.store %v, %small[%c0] : memref<2xi64>
+  return
+}
+
+// -----
+
+// The host alone: %b overwrites %a's bytes between two uses of %a.
+// CHECK-NOT: @host_interleaving
+func.func @host_interleaving(%v: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %pool = memref.alloc() : memref<64xi8>
+  %a = memref.view %pool[%c0][] : memref<64xi8> to memref<4xf32>
+  memref.store %v, %a[%c0] : memref<4xf32>
+  %b = memref.view %pool[%c4][] : memref<64xi8> to memref<4xf32>
+  // ERR: [[# @LINE + 1]]:3: error: unordered accesses to overlapping bytes of %a and %b {{.*}}; accesses of %b lie between accesses of %a to the same bytes
+  memref.store %v, %b[%c0] : memref<4xf32>
+  // ERR: [[# @LINE + 1]]:3: note: the other access is here
+  %r = memref.load %a[%c0] : memref<4xf32>
+  return %r : f32
+}
+
+// -----
+
+// A view defined in a loop body into a pool outside it: each iteration's buffer
+// shares bytes with the previous one's, whose kernel may still be reading.
+// CHECK-NOT: @loop_iterations_pending
+func.func @loop_iterations_pending(%ctx: !hip.context, %out: memref<1xi32>, %v: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %a = memref.view %pool[%c0][] : memref<?xi8> to memref<1xi64>
+    // ERR: [[# @LINE + 2]]:5: error: unordered accesses to the bytes of %a by two of its instances: {{.*}}(in consecutive iterations of the loop at {{.*}}:[[# @LINE - 2]]:3)
+    // ERR-NEXT: [[# @LINE + 2]]:5: note: the other access is here
+    memref.store %v, %a[%c0] : memref<1xi64>
+    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%out : memref<1xi32>)
+  }
+  return
+}
+
+// -----
+
+// The same loop with a synchronize at the end of the body is ordered.
+// CHECK-LABEL: @loop_iterations_synchronized
+func.func @loop_iterations_synchronized(%ctx: !hip.context, %out: memref<1xi32>, %v: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %a = memref.view %pool[%c0][] : memref<?xi8> to memref<1xi64>
+    memref.store %v, %a[%c0] : memref<1xi64>
+    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%out : memref<1xi32>)
+    hip.synchronize(%ctx)
+  }
+  return
+}
+
+// -----
+
+// The two branches of an scf.if never both run: they may use the same bytes.
+// CHECK-LABEL: @if_branches_share
+func.func @if_branches_share(%ctx: !hip.context, %c: i1, %x: memref<4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  scf.if %c {
+    %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
+    hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  } else {
+    %b = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
+    memref.store %v, %b[%c0] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// A buffer used by a kernel inside a loop is busy for the whole loop: another
+// buffer in its bytes after the loop needs a synchronize.
+// CHECK-NOT: @loop_keeps_buffer_busy
+func.func @loop_keeps_buffer_busy(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  }
+  %b = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
+  // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %a and %b
+  // ERR-NEXT: [[# @LINE - 4]]:5: note: the other access is here
+  memref.store %v, %b[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+
+// A view at an offset the checker cannot compute covers the whole pool.
+// CHECK-NOT: @unknown_offset_whole_pool
+func.func @unknown_offset_whole_pool(%ctx: !hip.context, %x: memref<4xf32>, %off: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c128][] : memref<?xi8> to memref<4xf32>
+  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  %b = memref.view %pool[%off][] : memref<?xi8> to memref<4xf32>
+  // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %a and %b
+  // ERR-NEXT: [[# @LINE - 3]]:3: note: the other access is here
+  memref.store %v, %b[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+
+// A buffer passed to a call may be used at any time: it shares bytes with no one.
+func.func private @consume(memref<4xf32>)
+// CHECK-NOT: @escape_shares_bytes
+func.func @escape_shares_bytes(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %pool = memref.alloc() : memref<64xi8>
+  %a = memref.view %pool[%c0][] : memref<64xi8> to memref<4xf32>
+  // ERR: [[# @LINE + 2]]:3: error: %a escapes to 'func.call' at {{.*}}, which may access it at any time, but shares bytes of %pool with %b
+  // ERR-NEXT: [[# @LINE + 3]]:3: note: the other access is here
+  func.call @consume(%a) : (memref<4xf32>) -> ()
+  %b = memref.view %pool[%c0][] : memref<64xi8> to memref<4xf32>
+  memref.store %v, %b[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+
+// A returned buffer is read by the caller after the call: nothing may reuse its
+// bytes after its last write.
+// CHECK-NOT: @returned_then_reused
+func.func @returned_then_reused(%v: f32) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %pool = memref.alloc() : memref<64xi8>
+  %a = memref.view %pool[%c0][] : memref<64xi8> to memref<4xf32>
+  memref.store %v, %a[%c0] : memref<4xf32>
+  %b = memref.view %pool[%c0][] : memref<64xi8> to memref<4xf32>
+  // ERR: [[# @LINE + 1]]:3: error: unordered accesses to overlapping bytes of %a and %b {{.*}}; accesses of %b lie between accesses of %a
+  memref.store %v, %b[%c0] : memref<4xf32>
+  // ERR: [[# @LINE + 1]]:3: note: the other access is here
+  return %a : memref<4xf32>
+}
+
+// -----
+
+// One kernel reading and writing two buffers in the same bytes.
+// CHECK-NOT: @one_kernel_both_buffers
+func.func @one_kernel_both_buffers(%ctx: !hip.context) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
+  %b = memref.view %pool[%c4][] : memref<?xi8> to memref<4xf32>
+  // ERR: [[# @LINE + 2]]:3: error: {{.*}} one op accesses both buffers
+  // ERR-NEXT: [[# @LINE + 1]]:3: note: the other access is here
+  hip.exp(%ctx) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  return
+}
+
+// -----
+
+// Subviews, casts and reshapes stay in their buffer: a kernel writing one half and
+// the host reading the other after a synchronize is fine.
+// CHECK-LABEL: @views_of_one_buffer
+func.func @views_of_one_buffer(%ctx: !hip.context, %x: memref<2x4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %size = arith.constant 256 : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c0][] : memref<?xi8> to memref<2x4xf32>
+  hip.copy(%ctx) ins(%x : memref<2x4xf32>) outs(%a : memref<2x4xf32>)
+  %flat = memref.collapse_shape %a [[0, 1]] : memref<2x4xf32> into memref<8xf32>
+  %row = memref.subview %a[1, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: 4>>
+  hip.synchronize(%ctx)
+  %r = memref.load %row[%c0] : memref<4xf32, strided<[1], offset: 4>>
+  %s = memref.load %flat[%c0] : memref<8xf32>
+  %t = arith.addf %r, %s : f32
+  return %t : f32
+}
