@@ -377,3 +377,207 @@ func.func @several_blocks(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<
   hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
   return
 }
+
+// -----
+
+// Host stores through each kind of view are host accesses to the root: %b may not
+// take %a's slot while %a's cast may still run; after the synchronize %c may, and
+// its view then starts from %a. One function per view kind.
+// CHECK-LABEL: func.func @host_store_through_subview
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.subview %[[A]]
+func.func @host_store_through_subview(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xi32>
+  %av = memref.subview %a[0] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1]>>
+  memref.store %x, %av[%i] : memref<8xi32, strided<[1]>>
+  hip.cast(%ctx) ins(%a : memref<16xi32>) outs(%o : memref<16xf32>)
+  // expected-remark @+1 {{kept apart from %a}}
+  %b = memref.alloc() : memref<16xi32>
+  %bv = memref.subview %b[0] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1]>>
+  memref.store %x, %bv[%i] : memref<8xi32, strided<[1]>>
+  hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>)
+  hip.synchronize(%ctx)
+  %c = memref.alloc() : memref<16xi32>
+  %cv = memref.subview %c[0] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1]>>
+  memref.store %x, %cv[%i] : memref<8xi32, strided<[1]>>
+  hip.cast(%ctx) ins(%c : memref<16xi32>) outs(%o : memref<16xf32>)
+  return
+}
+// -----
+
+// CHECK-LABEL: func.func @host_store_through_cast
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.cast %[[A]]
+func.func @host_store_through_cast(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xi32>
+  %av = memref.cast %a : memref<16xi32> to memref<?xi32>
+  memref.store %x, %av[%i] : memref<?xi32>
+  hip.cast(%ctx) ins(%a : memref<16xi32>) outs(%o : memref<16xf32>)
+  // expected-remark @+1 {{kept apart from %a}}
+  %b = memref.alloc() : memref<16xi32>
+  %bv = memref.cast %b : memref<16xi32> to memref<?xi32>
+  memref.store %x, %bv[%i] : memref<?xi32>
+  hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>)
+  hip.synchronize(%ctx)
+  %c = memref.alloc() : memref<16xi32>
+  %cv = memref.cast %c : memref<16xi32> to memref<?xi32>
+  memref.store %x, %cv[%i] : memref<?xi32>
+  hip.cast(%ctx) ins(%c : memref<16xi32>) outs(%o : memref<16xf32>)
+  return
+}
+// -----
+
+// CHECK-LABEL: func.func @host_store_through_reinterpret_cast
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.reinterpret_cast %[[A]]
+func.func @host_store_through_reinterpret_cast(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xi32>
+  %av = memref.reinterpret_cast %a to offset: [0], sizes: [4, 4], strides: [4, 1] : memref<16xi32> to memref<4x4xi32>
+  memref.store %x, %av[%i, %i] : memref<4x4xi32>
+  hip.cast(%ctx) ins(%a : memref<16xi32>) outs(%o : memref<16xf32>)
+  // expected-remark @+1 {{kept apart from %a}}
+  %b = memref.alloc() : memref<16xi32>
+  %bv = memref.reinterpret_cast %b to offset: [0], sizes: [4, 4], strides: [4, 1] : memref<16xi32> to memref<4x4xi32>
+  memref.store %x, %bv[%i, %i] : memref<4x4xi32>
+  hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>)
+  hip.synchronize(%ctx)
+  %c = memref.alloc() : memref<16xi32>
+  %cv = memref.reinterpret_cast %c to offset: [0], sizes: [4, 4], strides: [4, 1] : memref<16xi32> to memref<4x4xi32>
+  memref.store %x, %cv[%i, %i] : memref<4x4xi32>
+  hip.cast(%ctx) ins(%c : memref<16xi32>) outs(%o : memref<16xf32>)
+  return
+}
+// -----
+
+// CHECK-LABEL: func.func @host_store_through_view
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xi8>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<64xi8>
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.view %[[A]]
+func.func @host_store_through_view(%ctx: !hip.context, %i: index, %x: i32, %o: memref<64xf32>) {
+  %a = memref.alloc() : memref<64xi8>
+  %av = memref.view %a[%i][] : memref<64xi8> to memref<16xi32>
+  memref.store %x, %av[%i] : memref<16xi32>
+  hip.cast(%ctx) ins(%a : memref<64xi8>) outs(%o : memref<64xf32>)
+  // expected-remark @+1 {{kept apart from %a}}
+  %b = memref.alloc() : memref<64xi8>
+  %bv = memref.view %b[%i][] : memref<64xi8> to memref<16xi32>
+  memref.store %x, %bv[%i] : memref<16xi32>
+  hip.cast(%ctx) ins(%b : memref<64xi8>) outs(%o : memref<64xf32>)
+  hip.synchronize(%ctx)
+  %c = memref.alloc() : memref<64xi8>
+  %cv = memref.view %c[%i][] : memref<64xi8> to memref<16xi32>
+  memref.store %x, %cv[%i] : memref<16xi32>
+  hip.cast(%ctx) ins(%c : memref<64xi8>) outs(%o : memref<64xf32>)
+  return
+}
+// -----
+
+// CHECK-LABEL: func.func @host_store_through_expand_shape
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.expand_shape %[[A]]
+func.func @host_store_through_expand_shape(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xi32>
+  %av = memref.expand_shape %a [[0, 1]] output_shape [4, 4] : memref<16xi32> into memref<4x4xi32>
+  memref.store %x, %av[%i, %i] : memref<4x4xi32>
+  hip.cast(%ctx) ins(%a : memref<16xi32>) outs(%o : memref<16xf32>)
+  // expected-remark @+1 {{kept apart from %a}}
+  %b = memref.alloc() : memref<16xi32>
+  %bv = memref.expand_shape %b [[0, 1]] output_shape [4, 4] : memref<16xi32> into memref<4x4xi32>
+  memref.store %x, %bv[%i, %i] : memref<4x4xi32>
+  hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>)
+  hip.synchronize(%ctx)
+  %c = memref.alloc() : memref<16xi32>
+  %cv = memref.expand_shape %c [[0, 1]] output_shape [4, 4] : memref<16xi32> into memref<4x4xi32>
+  memref.store %x, %cv[%i, %i] : memref<4x4xi32>
+  hip.cast(%ctx) ins(%c : memref<16xi32>) outs(%o : memref<16xf32>)
+  return
+}
+// -----
+
+// CHECK-LABEL: func.func @host_store_through_collapse_shape
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<4x4xi32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<4x4xi32>
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.collapse_shape %[[A]]
+func.func @host_store_through_collapse_shape(%ctx: !hip.context, %i: index, %x: i32, %o: memref<4x4xf32>) {
+  %a = memref.alloc() : memref<4x4xi32>
+  %av = memref.collapse_shape %a [[0, 1]] : memref<4x4xi32> into memref<16xi32>
+  memref.store %x, %av[%i] : memref<16xi32>
+  hip.cast(%ctx) ins(%a : memref<4x4xi32>) outs(%o : memref<4x4xf32>)
+  // expected-remark @+1 {{kept apart from %a}}
+  %b = memref.alloc() : memref<4x4xi32>
+  %bv = memref.collapse_shape %b [[0, 1]] : memref<4x4xi32> into memref<16xi32>
+  memref.store %x, %bv[%i] : memref<16xi32>
+  hip.cast(%ctx) ins(%b : memref<4x4xi32>) outs(%o : memref<4x4xf32>)
+  hip.synchronize(%ctx)
+  %c = memref.alloc() : memref<4x4xi32>
+  %cv = memref.collapse_shape %c [[0, 1]] : memref<4x4xi32> into memref<16xi32>
+  memref.store %x, %cv[%i] : memref<16xi32>
+  hip.cast(%ctx) ins(%c : memref<4x4xi32>) outs(%o : memref<4x4xf32>)
+  return
+}
+// -----
+
+// CHECK-LABEL: func.func @host_store_through_memory_space_cast
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.memory_space_cast %[[A]]
+func.func @host_store_through_memory_space_cast(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xi32>
+  %av = memref.memory_space_cast %a : memref<16xi32> to memref<16xi32, 1>
+  memref.store %x, %av[%i] : memref<16xi32, 1>
+  hip.cast(%ctx) ins(%a : memref<16xi32>) outs(%o : memref<16xf32>)
+  // expected-remark @+1 {{kept apart from %a}}
+  %b = memref.alloc() : memref<16xi32>
+  %bv = memref.memory_space_cast %b : memref<16xi32> to memref<16xi32, 1>
+  memref.store %x, %bv[%i] : memref<16xi32, 1>
+  hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>)
+  hip.synchronize(%ctx)
+  %c = memref.alloc() : memref<16xi32>
+  %cv = memref.memory_space_cast %c : memref<16xi32> to memref<16xi32, 1>
+  memref.store %x, %cv[%i] : memref<16xi32, 1>
+  hip.cast(%ctx) ins(%c : memref<16xi32>) outs(%o : memref<16xf32>)
+  return
+}
+// -----
+
+// CHECK-LABEL: func.func @host_store_through_assume_alignment
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
+// CHECK:         hip.synchronize
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.assume_alignment %[[A]]
+func.func @host_store_through_assume_alignment(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xi32>
+  %av = memref.assume_alignment %a, 16 : memref<16xi32>
+  memref.store %x, %av[%i] : memref<16xi32>
+  hip.cast(%ctx) ins(%a : memref<16xi32>) outs(%o : memref<16xf32>)
+  // expected-remark @+1 {{kept apart from %a}}
+  %b = memref.alloc() : memref<16xi32>
+  %bv = memref.assume_alignment %b, 16 : memref<16xi32>
+  memref.store %x, %bv[%i] : memref<16xi32>
+  hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>)
+  hip.synchronize(%ctx)
+  %c = memref.alloc() : memref<16xi32>
+  %cv = memref.assume_alignment %c, 16 : memref<16xi32>
+  memref.store %x, %cv[%i] : memref<16xi32>
+  hip.cast(%ctx) ins(%c : memref<16xi32>) outs(%o : memref<16xf32>)
+  return
+}
