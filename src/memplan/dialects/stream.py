@@ -68,6 +68,13 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    VariadicOperandVariable,
+    irdl_custom_directive,
+)
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
@@ -361,6 +368,39 @@ def _verify_dims(type: Attribute, dims: Sequence[SSAValue], what: str) -> None:
 _AFFINITY = "(`on` `(` qualified($affinity)^ `)`)?"
 
 
+def _at_operand_brace(parser: Parser) -> bool:
+    """Whether the next token is a `{` opening an SSA operand list (`{%d0}`), not
+    an attribute dictionary (`{foo}`): MLIR's parser makes the same distinction."""
+    content = parser.lexer.input.content
+    pos = parser.pos
+    if pos >= len(content) or content[pos] != "{":
+        return False
+    return content[pos + 1 :].lstrip().startswith("%")
+
+
+@irdl_custom_directive
+class EncodingDims(CustomDirective):
+    """`custom<EncodingDims>($dims)`: the dynamic dimensions of an encoding type,
+    `tensor<?x4xf32>{%d0}`, printed right after the type; nothing when static."""
+
+    dims: VariadicOperandVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        operands: list[UnresolvedOperand] = []
+        if _at_operand_brace(parser):
+            operands = parser.parse_comma_separated_list(
+                parser.Delimiter.BRACES, parser.parse_unresolved_operand
+            )
+        self.dims.set(state, operands)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        dims = self.dims.get(op)
+        if dims:
+            printer.print_string("{")
+            printer.print_list(dims, printer.print_operand)
+            printer.print_string("}")
+
+
 # --------------------------------------------------------------------------------
 # Pure tensor/resource ops
 # --------------------------------------------------------------------------------
@@ -381,8 +421,10 @@ class TensorConstantOp(IRDLOperation):
 
     traits = traits_def(Pure(), FixedResultNames(("cst",)))
 
+    custom_directives = (EncodingDims,)
+
     assembly_format = (
-        _AFFINITY + " `:` $result_encoding (`` `{` $result_encoding_dims^ `}`)? "
+        _AFFINITY + " `:` $result_encoding custom<EncodingDims>($result_encoding_dims) "
         "`in` type($result) `=` $value attr-dict-with-keyword"
     )
 
@@ -543,8 +585,10 @@ class TensorSizeOfOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
+    custom_directives = (EncodingDims,)
+
     assembly_format = (
-        _AFFINITY + " $encoding (`` `{` $encoding_dims^ `}`)? attr-dict "
+        _AFFINITY + " $encoding custom<EncodingDims>($encoding_dims) attr-dict "
         "`:` type($storage_size)"
     )
 
@@ -586,10 +630,12 @@ class TensorEncodeOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(Pure(), SizeAware())
 
+    custom_directives = (EncodingDims,)
+
     assembly_format = (
         _AFFINITY + " $source `:` $source_encoding "
-        "(`` `{` $source_encoding_dims^ `}`)? `in` type($source) `` `{` $source_size "
-        "`}` `->` $result_encoding (`` `{` $result_encoding_dims^ `}`)? `in` "
+        "custom<EncodingDims>($source_encoding_dims) `in` type($source) `` `{` "
+        "$source_size `}` `->` $result_encoding custom<EncodingDims>($result_encoding_dims) `in` "
         "type($result) `` `{` $result_size `}` attr-dict-with-keyword"
     )
 
