@@ -3,7 +3,7 @@
 hip-ep's `hip-materialize-host-scalars`. A shape scalar the host stores and a kernel
 reads needs no device buffer: runtime-owned host-mapped memory is host-writable and
 device-readable. Every candidate of a function becomes a `memref.view` into one
-host-scratch buffer taken from the function's `!hip.context` (argument 0) at
+host-scratch buffer taken from the function's runtime context (argument 0) at
 64-byte-aligned offsets (0, 64, ...); its frees are erased. Being views rather than
 plannable allocations, the moved buffers leave the pool and slot reuse
 (`optimize-memrefs`) altogether.
@@ -72,7 +72,7 @@ class MaterializeHostScalars(MemplanPass):
         for function, region in function_bodies(module):
             entry = region.blocks[0]
             if not entry.args or not isinstance(entry.args[0].type, ContextType):
-                self._remark(function, "function left alone: argument 0 is not a !hip.context")
+                self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
                 continue
             ordering = BlockOrdering(entry)
             candidates = [
