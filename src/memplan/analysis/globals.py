@@ -332,7 +332,9 @@ class GlobalTable:
 
     def replace_load(self, load: Operation, value: SSAValue) -> None:
         """Replace a load's result by `value` and erase the load."""
-        load.results[0].replace_by(value)
+        hint = value.name_hint
+        load.results[0].replace_all_uses_with(value)
+        value.name_hint = hint  # a constant is not named after the global it replaced
         self.erase_op(load)
 
     def erase_stores(self, g: Global) -> None:
@@ -411,6 +413,9 @@ def _attach_util_models() -> None:
             return op.global_
 
         def set_symbol(self, op: Operation, name: str) -> None:
+            assert isinstance(op, util.GlobalLoadOp)
+            if op.result.name_hint == util.global_load_name(op.global_):
+                op.result.name_hint = util.global_load_name(name)
             op.properties["global"] = SymbolRefAttr(StringAttr(name))
 
         def is_immutable(self, op: Operation) -> bool:

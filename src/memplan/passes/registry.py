@@ -70,6 +70,19 @@ PASSES: tuple[PassInfo, ...] = (
         aliases=("iree-util-fixed-point-iterator",),
     ),
     PassInfo(
+        "fold-globals",
+        "memplan.passes.fold_globals:FoldGlobals",
+        "fold constant stores, chained and immutable globals; erase unused and "
+        "duplicate constant globals",
+        aliases=("iree-util-fold-globals",),
+    ),
+    PassInfo(
+        "fuse-globals",
+        "memplan.passes.fuse_globals:FuseGlobals",
+        "fuse private globals always stored the same value into one",
+        aliases=("iree-util-fuse-globals",),
+    ),
+    PassInfo(
         "stream-cleanup",
         "memplan.passes.pipelines:StreamCleanup",
         "canonicalize, cse, simplify-global-accesses, apply-patterns, fold-globals, "
