@@ -1,6 +1,7 @@
 """When two ops compute the same thing: the hash key CSE and constant merging use.
 
-Two ops are equal when they have the same name, operands (the same SSA values),
+Two ops are equal when they have the same name, operands (the same SSA values, in
+any order for commutative ops),
 properties, attributes, result types and structurally equal regions. Source
 locations are not part of an op's meaning and do not count. The hash covers all but
 the regions' contents, so comparing regions op by op happens only on a hash hit.
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.traits import Commutative
 
 __all__ = ["OpKey", "op_name", "regions_equivalent"]
 
@@ -24,16 +26,24 @@ def _dict_hash(entries: dict[str, Attribute]) -> int:
     return hash(frozenset(entries.items())) if entries else 0
 
 
+def _operands(op: Operation) -> tuple[SSAValue, ...]:
+    """The operands, in a canonical order for commutative ops (`a + b` is `b + a`)."""
+    if op.has_trait(Commutative):
+        return tuple(sorted(op.operands, key=id))
+    return tuple(op.operands)
+
+
 class OpKey:
     """An op as a hash key: equal keys are ops that compute the same thing."""
 
-    __slots__ = ("op", "_hash")
+    __slots__ = ("op", "_operands", "_hash")
 
     def __init__(self, op: Operation):
         self.op = op
+        self._operands = _operands(op)
         self._hash = hash((
             op_name(op),
-            tuple(op.operands),
+            self._operands,
             tuple(op.result_types),
             _dict_hash(op.properties),
             _dict_hash(op.attributes),
@@ -50,7 +60,7 @@ class OpKey:
         return (
             self._hash == other._hash
             and op_name(a) == op_name(b)
-            and tuple(a.operands) == tuple(b.operands)
+            and self._operands == other._operands
             and tuple(a.result_types) == tuple(b.result_types)
             and a.properties == b.properties
             and a.attributes == b.attributes

@@ -127,8 +127,7 @@ class _Driver:
     def __init__(self) -> None:
         self.scopes = _Scopes()
         self.clock = 0
-        self.to_erase: list[Operation] = []
-        self.erased: set[Operation] = set()
+        self.maybe_dead: set[Operation] = set()
         self.changed = False
 
     # Generations -------------------------------------------------------------
@@ -223,7 +222,7 @@ class _Driver:
             self._write(self._op_writes(op))
             return
         if is_trivially_dead(op):
-            self.to_erase.append(op)
+            self._erase(op)
             return
         purity = classify(op)
         if purity.kind is EffectClass.PURE or purity.kind is EffectClass.READ_ONLY:
@@ -239,34 +238,39 @@ class _Driver:
         if known is not None and self._still_valid(known):
             for old, new in zip(op.results, known.op.results, strict=True):
                 replace_uses(old, new)
-            self.to_erase.append(op)
+            self._erase(op)
             return
         self.scopes.remember(key, _Known(op, self._stamps(reads) if reads else ()))
 
     # Erasure -------------------------------------------------------------------
 
-    def commit(self) -> bool:
-        for op in self.to_erase:
-            self._erase(op)
-        return self.changed
-
     def _erase(self, op: Operation) -> None:
-        worklist = [op]
+        """Erase `op` (it has no uses left) at once, so that an enclosing region op
+        compares equal to its twin; the ops it used may die with it, which `commit`
+        checks once the walk no longer holds them in its tables."""
+        self.maybe_dead.update(
+            v.owner
+            for nested in op.walk()
+            for v in nested.operands
+            if isinstance(v.owner, Operation) and not op.is_ancestor(v.owner)
+        )
+        op.detach()
+        op.erase()
+        self.changed = True
+
+    def commit(self) -> bool:
+        """Erase what became dead by the erasures of the walk; return whether the
+        IR changed."""
+        worklist = list(self.maybe_dead)
+        self.maybe_dead = set()
         while worklist:
-            current = worklist.pop()
-            if current in self.erased or current.parent is None:
+            op = worklist.pop()
+            if op.parent is None or not is_trivially_dead(op):
                 continue
-            defs = {
-                v.owner
-                for nested in current.walk()
-                for v in nested.operands
-                if isinstance(v.owner, Operation) and not current.is_ancestor(v.owner)
-            }
-            current.detach()
-            current.erase()
-            self.erased.add(current)
-            self.changed = True
-            worklist.extend(d for d in defs if d not in self.erased and is_trivially_dead(d))
+            self._erase(op)
+            worklist.extend(self.maybe_dead)
+            self.maybe_dead = set()
+        return self.changed
 
 
 def cse(root: Operation) -> bool:

@@ -22,13 +22,21 @@ from xdsl.dialects import cf
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
-from xdsl.traits import ConstantLike, IsolatedFromAbove, NoMemoryEffect, OpTrait
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.traits import (
+    ConstantLike,
+    HasCanonicalizationPatternsTrait,
+    IsolatedFromAbove,
+    NoMemoryEffect,
+    OpTrait,
+)
 
 from memplan.analysis.dominance import DominatorTree
 from memplan.analysis.equivalence import OpKey
 from memplan.interfaces import attach_trait, get_interface
 
 __all__ = [
+    "CanonicalizationPatterns",
     "SuccessorOperands",
     "erase_unreachable_blocks",
     "fold_block_arguments",
@@ -36,6 +44,21 @@ __all__ = [
     "replace_uses",
     "unique_constants",
 ]
+
+
+@dataclass(frozen=True)
+class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    """An op's canonicalization patterns as an attachable model (`attach_trait`), so
+    patterns can live apart from the dialect that defines the op."""
+
+    patterns: tuple[RewritePattern, ...] = ()
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        return self.patterns
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
 
 
 @dataclass(frozen=True)
@@ -97,15 +120,10 @@ def erase_unreachable_blocks(root: Operation) -> bool:
     changed = False
     for region in list(_multi_block_regions(root)):
         dead = DominatorTree(region).unreachable
+        # Detach them all before erasing any: they may use each other's values.
         for block in dead:
-            block.drop_all_references()
-        for block in dead:
-            for op in block.ops:
-                for result in op.results:
-                    result.erase(safe_erase=False)
-            for arg in block.args:
-                arg.erase(safe_erase=False)
             region.detach_block(block)
+        for block in dead:
             block.erase(safe_erase=False)
             changed = True
     return changed
