@@ -1170,7 +1170,9 @@ class ResourceAllocaOp(IRDLOperation):
         await_timepoint = None
         if parser.parse_optional_keyword("await") is not None:
             parser.parse_punctuation("(")
-            await_timepoint = parser.parse_operand()
+            await_timepoint = parser.resolve_operand(
+                parser.parse_unresolved_operand(), TimepointType()
+            )
             parser.parse_punctuation(")")
             _parse_fat_arrow(parser)
         else:
@@ -1404,7 +1406,9 @@ class TimepointAwaitOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> TimepointAwaitOp:
         sync = parser.parse_optional_keyword("sync") is not None
-        timepoint = parser.parse_operand()
+        timepoint = parser.resolve_operand(
+            parser.parse_unresolved_operand(), TimepointType()
+        )
         _parse_fat_arrow(parser)
         pos = parser.pos
         operands = [parser.parse_unresolved_operand()]

@@ -28,10 +28,10 @@ def show(op, *, generic: bool = False) -> str:
 
 def func(body: str, args: str = "%arg0: index, %arg1: !stream.resource<*>") -> str:
     """A module with one public util.func holding `body` (lines, 4-space indent)."""
-    lines = "\n".join(f"    {line}" for line in body.strip().splitlines())
+    lines = "".join(f"    {line}\n" for line in body.strip().splitlines())
     return (
         "module {\n"
-        f"  util.func public @f({args}) {{\n{lines}\n    util.return\n  }}\n"
+        f"  util.func public @f({args}) {{\n{lines}    util.return\n  }}\n"
         "}"
     )
 
