@@ -1,0 +1,48 @@
+"""`apply-patterns` (IREE's `iree-util-apply-patterns`).
+
+IREE's pass applies every op's canonicalization patterns and folders plus the util
+dialect's "common" patterns; here that is `canonicalize`'s driver
+(`memplan.passes.canonicalize.GreedyDriver`) with one cleanup more, IREE's
+`FoldBlockArgumentsPattern`: two arguments of a block that receive equal values from
+every predecessor become one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+
+from memplan.passes.base import MemplanPass
+from memplan.passes.canonicalize import GreedyDriver
+from memplan.passes.patterns.common import (
+    erase_unreachable_blocks,
+    fold_block_arguments,
+    unique_constants,
+)
+
+__all__ = ["ApplyPatterns"]
+
+
+@dataclass(frozen=True)
+class ApplyPatterns(MemplanPass):
+    """Canonicalize, and also merge block arguments that always receive equal
+    values (IREE's iree-util-apply-patterns)."""
+
+    name = "apply-patterns"
+
+    max_iterations: int = 10
+
+    def run(self, ctx: Context, module: ModuleOp) -> bool:
+        driver = GreedyDriver(
+            ctx,
+            cleanups=(
+                erase_unreachable_blocks,
+                partial(fold_block_arguments, duplicates=True),
+                unique_constants,
+            ),
+            max_iterations=self.max_iterations,
+        )
+        return driver.run(module)

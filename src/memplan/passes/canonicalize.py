@@ -1,0 +1,153 @@
+"""`canonicalize`: folders, canonicalization patterns, dead code, constants, blocks.
+
+One greedy driver, as MLIR's canonicalizer, applies to every op until nothing
+changes:
+
+- erase the op when it is unused and erasing it is unobservable (it only reads or
+  allocates its own results; `memplan.analysis.purity`);
+- fold it with its `HasFolder` trait (xDSL's ops; constants are materialized by the
+  op's dialect);
+- apply its canonicalization patterns, found through the
+  `HasCanonicalizationPatternsTrait` interface: the op's own trait (xDSL's ops) and
+  any model attached to it (memplan attaches the stream and util patterns in
+  `memplan.passes.patterns`, so the dialect files need no edit).
+
+Between sweeps, region-level cleanups run (`memplan.passes.patterns.common`): blocks no
+path reaches are erased, block arguments that are unused or receive one value from
+every predecessor are dropped, equal constants are merged and hoisted to the entry
+block of their isolated region. The driver repeats sweep and cleanups up to
+`max-iterations` times (10, MLIR's default); a pattern set that never settles stops
+there, as MLIR's does, with the IR valid.
+
+`run` reports change exactly: it compares fingerprints of the module before and
+after, because third-party patterns may report rewrites that restore the same IR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.folder import Folder
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
+
+import memplan.passes.patterns.stream  # noqa: F401  (attaches the stream patterns)
+import memplan.passes.patterns.util  # noqa: F401  (attaches the util patterns)
+from memplan.analysis.fingerprint import fingerprint
+from memplan.analysis.purity import is_trivially_dead
+from memplan.interfaces import get_interface
+from memplan.passes.base import MemplanPass
+from memplan.passes.patterns.common import (
+    erase_unreachable_blocks,
+    fold_block_arguments,
+    unique_constants,
+)
+
+__all__ = ["Canonicalize", "GreedyDriver", "canonicalization_patterns"]
+
+_PATTERN_CACHE: dict[type[Operation], tuple[RewritePattern, ...]] = {}
+
+
+def canonicalization_patterns(op: Operation) -> tuple[RewritePattern, ...]:
+    """The op's canonicalization patterns: its attached model's and its own."""
+    cached = _PATTERN_CACHE.get(type(op))
+    if cached is not None:
+        return cached
+    traits: list[HasCanonicalizationPatternsTrait] = []
+    external = get_interface(op, HasCanonicalizationPatternsTrait)
+    if external is not None:
+        traits.append(external)
+    traits.extend(t for t in op.get_traits_of_type(HasCanonicalizationPatternsTrait)
+                  if t is not external)
+    patterns = tuple(p for t in traits for p in t.get_patterns(type(op)))
+    _PATTERN_CACHE[type(op)] = patterns
+    return patterns
+
+
+@dataclass(eq=False)
+class _OpRewriter(RewritePattern):
+    """Dead-op erasure, folding and the op's patterns, in that order, within a
+    budget of rewrites (so a cycle of patterns ends the sweep instead of the run)."""
+
+    ctx: Context
+    extra: Sequence[RewritePattern]
+    budget: int
+    rewrites: int = 0
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if self.rewrites >= self.budget or op.parent is None:
+            return
+        if is_trivially_dead(op):
+            rewriter.erase(op)
+            self.rewrites += 1
+            return
+        if self._fold(op, rewriter):
+            self.rewrites += 1
+            return
+        for pattern in (*canonicalization_patterns(op), *self.extra):
+            pattern.match_and_rewrite(op, rewriter)
+            if rewriter.has_done_action:
+                self.rewrites += 1
+                return
+
+    def _fold(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        if op.get_trait(HasFolder) is None or op.has_trait(ConstantLike):
+            return False
+        folded = Folder(self.ctx).try_fold(op)
+        if folded is None:
+            return False
+        values, new_ops = folded
+        if any(v in op.results for v in values):
+            return False
+        rewriter.replace(op, new_ops, values)
+        return True
+
+
+RegionCleanup = Callable[[Operation], bool]
+
+
+@dataclass
+class GreedyDriver:
+    """Sweeps of op rewrites alternating with region-level cleanups."""
+
+    ctx: Context
+    extra_patterns: Sequence[RewritePattern] = ()
+    cleanups: Sequence[RegionCleanup] = field(default_factory=lambda: (
+        erase_unreachable_blocks,
+        fold_block_arguments,
+        unique_constants,
+    ))
+    max_iterations: int = 10
+
+    def run(self, module: ModuleOp) -> bool:
+        before = fingerprint(module)
+        for _ in range(max(self.max_iterations, 1)):
+            budget = 10 * sum(1 for _ in module.walk()) + 100
+            rewriter = _OpRewriter(self.ctx, self.extra_patterns, budget)
+            # Bottom-up, as MLIR's driver: users are simplified before what they use
+            # is folded away (a size query still sees the op that states the size).
+            walker = PatternRewriteWalker(rewriter, walk_reverse=True)
+            changed = walker.rewrite_module(module)
+            for cleanup in self.cleanups:
+                changed |= cleanup(module)
+            if not changed:
+                break
+        return fingerprint(module) != before
+
+
+@dataclass(frozen=True)
+class Canonicalize(MemplanPass):
+    """Apply folders and canonicalization patterns of every op, remove dead code,
+    merge constants and simplify block arguments, until nothing changes."""
+
+    # memplan-opt calls it `canonicalize`; the class carries its xDSL-universe name.
+    name = "memplan-canonicalize"
+
+    max_iterations: int = 10
+
+    def run(self, ctx: Context, module: ModuleOp) -> bool:
+        return GreedyDriver(ctx, max_iterations=self.max_iterations).run(module)
