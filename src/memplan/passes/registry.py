@@ -64,6 +64,18 @@ PASSES: tuple[PassInfo, ...] = (
         aliases=("iree-util-simplify-global-accesses",),
     ),
     PassInfo(
+        "canonicalize",
+        "memplan.passes.canonicalize:Canonicalize",
+        "folders and canonicalization patterns, dead code, constants, block arguments",
+        universe_name="memplan-canonicalize",
+    ),
+    PassInfo(
+        "apply-patterns",
+        "memplan.passes.apply_patterns:ApplyPatterns",
+        "canonicalize plus IREE's util patterns (duplicate block arguments merged)",
+        aliases=("iree-util-apply-patterns",),
+    ),
+    PassInfo(
         "fixed-point-iterator",
         "memplan.passes.fixed_point_iterator:FixedPointIterator",
         "rerun a nested pipeline until an iteration changes nothing (by fingerprint)",
