@@ -26,7 +26,7 @@ slot's root. Docs: docs/design/optimize-memrefs.md.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import memref
@@ -68,7 +68,6 @@ class _Slot:
     last_use: int
     frees: tuple[tuple[Operation, int], ...]
     """The frees of the latest occupant: the only ones kept, freeing the root."""
-    occupants: list[SSAValue] = field(default_factory=list)
 
 
 def _identity_strides(shape: tuple[int, ...]) -> list[int]:
@@ -119,7 +118,6 @@ class OptimizeMemrefs(MemplanPass):
         ordering = BlockOrdering(block)
         roots = [r for r in plannable_roots(block) if r.uses]
         infos = {r: ordering.info(r) for r in roots}  # before the block changes
-        index = {r: ordering.index(r.owner) for r in roots}
         buckets: dict[object, list[tuple[int, int, _Slot]]] = {}
         changed = False
         for order, root in enumerate(roots):
@@ -134,7 +132,7 @@ class OptimizeMemrefs(MemplanPass):
                 continue
             alignment = plannable_allocation(op).alignment(op) or 0
             bucket = buckets.setdefault(key, [])
-            slot = self._find(ordering, bucket, size, alignment, info, index[root], op)
+            slot = self._find(ordering, bucket, size, alignment, info, op)
             if slot is not None:
                 self._move_into(slot, op, root, info)
                 if info.returned_by is not None:
@@ -142,7 +140,7 @@ class OptimizeMemrefs(MemplanPass):
                 changed = True
             elif info.returned_by is None:
                 new = _Slot(root, size, order, alignment, info.timing, info.last_use,
-                            info.frees, [root])
+                            info.frees)
                 bisect.insort(bucket, (size, order, new), key=lambda e: e[:2])
         return changed
 
@@ -169,7 +167,6 @@ class OptimizeMemrefs(MemplanPass):
         size: int,
         alignment: int,
         info: BufferInfo,
-        position: int | None,
         op: Operation,
     ) -> _Slot | None:
         """The slot of least waste whose buffers are all done before `info`'s."""
@@ -177,7 +174,7 @@ class OptimizeMemrefs(MemplanPass):
         for _, _, slot in bucket[bisect.bisect_left(bucket, (size, -1), key=lambda e: e[:2]):]:
             if slot.alignment < alignment:
                 continue
-            interval_free = position is not None and slot.last_use < position
+            interval_free = slot.last_use < info.defined_at
             if not self.host_ordering:
                 if interval_free:
                     return slot
@@ -213,4 +210,3 @@ class OptimizeMemrefs(MemplanPass):
         slot.frees = info.frees
         slot.timing = slot.timing.union(info.timing)
         slot.last_use = max(slot.last_use, info.last_use)
-        slot.occupants.append(root)
