@@ -5,19 +5,24 @@
 (MiniMalloc-style branch and bound) all return a validated :class:`Plan`.
 """
 
+from .best import best
 from .dsa_csv import read_dsa_csv, write_plan_csv
+from .exact import PREORDERS, exact
 from .greedy import ORDERS, buffer_order, greedy, place_in_order
 from .problem import Buffer, Plan, PlanInputError, Problem
 from .validate import PlanValidationError, validate_plan
 
 __all__ = [
     "Buffer",
+    "PREORDERS",
     "ORDERS",
     "Plan",
     "PlanInputError",
     "PlanValidationError",
     "Problem",
+    "best",
     "buffer_order",
+    "exact",
     "greedy",
     "place_in_order",
     "read_dsa_csv",

@@ -1,0 +1,352 @@
+"""Exact planning by branch and bound, after MiniMalloc (Moffitt, ASPLOS 2023).
+
+The search builds a plan bottom up. It never considers arbitrary offsets:
+
+- Canonical solutions. Any plan can be rearranged so that buffers, taken in order of
+  offset, each sit at ``max(L, F(b))`` rounded up to their alignment, where ``L`` is
+  the offset of the previous buffer in that order and ``F(b)`` the highest end of the
+  already placed buffers it conflicts with; no offset rises. So a node only chooses
+  *which* buffer comes next; its offset follows. Offsets never decrease along a branch
+  (MiniMalloc's monotonic floor).
+- Hatless buffers. A buffer whose conflicting buffers are all placed (nothing can ever
+  sit on it) is placed at once at ``F(b)``, below ``L`` if there is room: that cannot
+  hurt anyone, so no branching is spent on it.
+- Dominance. Candidate ``b`` at offset ``o`` is skipped when some other remaining
+  buffer ``c`` would fit entirely below ``o`` (``max(L, F(c)) + size(c) <= o``): every
+  plan from ``b`` first is matched by one with ``c`` first at its floor, which is
+  searched too. This leaves few candidates per node, all near the lowest point.
+- Sibling symmetry. After candidate ``b`` at ``o`` fails, later siblings may not put
+  ``b`` at ``o`` again while it could still go there: such a plan is the failed one
+  with ``b`` moved to the front.
+- Section inference. Cliques of conflicting buffers (the live sets of time sections,
+  for intervals) must stack: the lowest remaining buffer of a clique cannot start
+  below its candidate offset, and all of the clique's remaining bytes go above it. A
+  node where that exceeds the capacity in any clique is cut.
+- Candidate order. Lowest offset first; ties by a static preorder (MiniMalloc's
+  "WAT", "TAW", "TWA": lifetime width, area, total bytes of the busiest moment). The
+  search restarts with the next preorder under a growing node budget, so one bad
+  tie-break does not use up the time.
+
+Everything per node is a handful of numpy operations over the remaining buffers and
+the cliques (a few hundred entries on the challenging instances).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .greedy import greedy, peak_live_bytes
+from .problem import Plan, Problem, align_up
+from .validate import validate_plan
+
+#: Static tie-break orders among buffers at the same offset (MiniMalloc's names):
+#: W = lifetime width (degree for conflict graphs), A = area (size x width),
+#: T = bytes live at the buffer's busiest moment; all descending.
+PREORDERS = ("WAT", "TAW", "TWA")
+
+_UNBANNED = -1
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+@dataclass
+class SearchResult:
+    """What one decision search found out about a capacity."""
+
+    offsets: np.ndarray | None  # a plan within the capacity, if found
+    proven_infeasible: bool
+    nodes: int
+
+
+class _Search:
+    """Decision search: is there a plan with every buffer ending at or below ``capacity``?"""
+
+    def __init__(self, problem: Problem, rank: np.ndarray):
+        self.problem = problem
+        self.sizes = problem.sizes
+        self.alignments = problem.alignments
+        self.aligned = bool((self.alignments > 1).any())
+        self.neighbours = problem.neighbours
+        self.rank = rank
+        # Interchangeable buffers (same lifetime, size and alignment) share a kind: once
+        # one fails at a floor, trying another there would repeat the same subtree.
+        if problem.has_intervals:
+            keys = np.stack([problem.lowers, problem.uppers, problem.sizes, problem.alignments])
+            _, self.kind = np.unique(keys, axis=1, return_inverse=True)
+            self.kind = self.kind.reshape(-1).astype(np.int64)
+        else:
+            self.kind = np.arange(len(problem), dtype=np.int64)
+        n = len(problem)
+        cliques = [c for c in problem.cliques if c.size >= 2]
+        if cliques:
+            self.clique_members = np.concatenate(cliques)
+            self.clique_starts = np.cumsum([0] + [c.size for c in cliques[:-1]]).astype(np.int64)
+        else:
+            self.clique_members = np.zeros(0, dtype=np.int64)
+            self.clique_starts = np.zeros(0, dtype=np.int64)
+        memberships: list[list[int]] = [[] for _ in range(n)]
+        for k, clique in enumerate(cliques):
+            for member in clique.tolist():
+                memberships[member].append(k)
+        self.cliques_of = [np.array(m, dtype=np.int64) for m in memberships]
+        self.clique_total0 = np.array([int(self.sizes[c].sum()) for c in cliques], dtype=np.int64)
+        self.clique_count0 = np.array([c.size for c in cliques], dtype=np.int64)
+
+    def run(self, capacity: int, node_budget: int, deadline: float) -> SearchResult:
+        n = len(self.problem)
+        self.capacity = capacity
+        self.deadline = deadline
+        self.node_budget = node_budget
+        self.nodes = 0
+        self.offsets = np.zeros(n, dtype=np.int64)
+        self.floor = np.zeros(n, dtype=np.int64)
+        self.remaining = self.sizes > 0
+        self.remaining_degree = np.array(
+            [int(self.remaining[a].sum()) if self.remaining[i] else 0 for i, a in enumerate(self.neighbours)],
+            dtype=np.int64,
+        )
+        self.clique_total = self.clique_total0.copy()
+        self.clique_count = self.clique_count0.copy()
+        for index in np.flatnonzero(~self.remaining).tolist():  # empty buffers: offset 0, no bytes
+            self._leave_cliques(index)
+        self.banned_at = np.full(n, _UNBANNED, dtype=np.int64)  # by kind
+        self.masked_offsets = np.full(n, np.iinfo(np.int64).max // 4, dtype=np.int64)
+        for index in np.flatnonzero(self.remaining & (self.remaining_degree == 0)).tolist():
+            if self.sizes[index] > capacity:
+                return SearchResult(None, True, 0)
+            self.remaining[index] = False
+            self._leave_cliques(index)
+        try:
+            found = self._search(0)
+        except _OutOfTime:
+            return SearchResult(None, False, self.nodes)
+        except _OutOfNodes:
+            return SearchResult(None, False, self.nodes)
+        return SearchResult(self.offsets.copy() if found else None, not found, self.nodes)
+
+    def _leave_cliques(self, index: int) -> None:
+        mine = self.cliques_of[index]
+        self.clique_total[mine] -= self.sizes[index]
+        self.clique_count[mine] -= 1
+
+    def _join_cliques(self, index: int) -> None:
+        mine = self.cliques_of[index]
+        self.clique_total[mine] += self.sizes[index]
+        self.clique_count[mine] += 1
+
+    def _search(self, last_offset: int) -> bool:
+        self.nodes += 1
+        if self.nodes & 255 == 0:
+            if time.monotonic() > self.deadline:
+                raise _OutOfTime
+            if self.nodes > self.node_budget:
+                raise _OutOfNodes
+        remaining = np.flatnonzero(self.remaining)
+        if remaining.size == 0:
+            return True
+        capacity = self.capacity
+        sizes = self.sizes[remaining]
+        floors = self.floor[remaining]
+        if self.aligned:
+            floors = align_up(floors, self.alignments[remaining])
+        if (floors + sizes).max() > capacity:
+            return False
+        # Section inference: each clique's remaining bytes stack above its lowest
+        # floor. Cliques with one remaining buffer are covered above.
+        if self.clique_members.size:
+            masked = self.masked_offsets
+            masked[remaining] = floors
+            lowest = np.minimum.reduceat(masked[self.clique_members], self.clique_starts)
+            masked[remaining] = np.iinfo(np.int64).max // 4
+            need = np.where(self.clique_count >= 2, lowest + self.clique_total, 0)
+            if need.max() > capacity:
+                return False
+        if not self.aligned:
+            # Only buffers resting on the lowest floor may come next: that point is
+            # covered now or never.
+            lowest_floor = int(floors.min())
+            viable = floors == lowest_floor
+            viable &= self.banned_at[self.kind[remaining]] != lowest_floor
+        else:
+            # Alignment can make covering the lowest point wasteful, so any buffer
+            # resting at or above the last offset may come next, unless another one
+            # would fit entirely below it (dominance).
+            tops = np.maximum(floors, last_offset) + sizes
+            viable = floors >= last_offset
+            if remaining.size > 1:
+                two = np.argpartition(tops, 1)[:2]
+                first, second = (two[0], two[1]) if tops[two[0]] <= tops[two[1]] else (two[1], two[0])
+                threshold = np.full(remaining.size, tops[first])
+                threshold[first] = tops[second]
+                viable &= floors < threshold
+            viable &= self.banned_at[self.kind[remaining]] != floors
+        chosen = np.flatnonzero(viable)
+        if chosen.size == 0:
+            return False
+        offsets = floors
+        if chosen.size > 1:
+            chosen = chosen[np.lexsort((self.rank[remaining[chosen]], offsets[chosen]))]
+        banned_here: list[tuple[int, int]] = []
+        try:
+            for k in chosen.tolist():
+                index = int(remaining[k])
+                offset = int(offsets[k])
+                kind = int(self.kind[index])
+                if self.banned_at[kind] == offset:
+                    continue  # an identical buffer already failed at this offset
+                if self._place_and_search(index, offset):
+                    return True
+                banned_here.append((kind, int(self.banned_at[kind])))
+                self.banned_at[kind] = offset
+        finally:
+            for kind, previous in reversed(banned_here):
+                self.banned_at[kind] = previous
+        return False
+
+    def _place_and_search(self, index: int, offset: int) -> bool:
+        size = int(self.sizes[index])
+        end = offset + size
+        around = self.neighbours[index]
+        saved_floor = self.floor[around].copy()
+        self.floor[around] = np.maximum(saved_floor, end)
+        self.offsets[index] = offset
+        self.remaining[index] = False
+        self.remaining_degree[around] -= 1
+        self._leave_cliques(index)
+        hatless = around[(self.remaining_degree[around] == 0) & self.remaining[around]]
+        placed_hatless = []
+        fits = True
+        for other in hatless.tolist():
+            floor = int(self.floor[other])
+            alignment = int(self.alignments[other])
+            if alignment > 1:
+                floor = -(-floor // alignment) * alignment
+            if floor + int(self.sizes[other]) > self.capacity:
+                fits = False
+                break
+            self.offsets[other] = floor
+            self.remaining[other] = False
+            self._leave_cliques(other)
+            placed_hatless.append(other)
+        try:
+            return fits and self._search(offset)
+        finally:
+            for other in placed_hatless:
+                self.remaining[other] = True
+                self._join_cliques(other)
+            self._join_cliques(index)
+            self.remaining_degree[around] += 1
+            self.remaining[index] = True
+            self.floor[around] = saved_floor
+
+
+def preorder_ranks(problem: Problem, name: str) -> np.ndarray:
+    """Rank of each buffer in a MiniMalloc static preorder (0 = tried first)."""
+    if problem.has_intervals:
+        width = problem.uppers - problem.lowers
+    else:
+        width = np.fromiter((len(a) for a in problem.neighbours), dtype=np.int64, count=len(problem))
+    area = problem.sizes * width
+    total = peak_live_bytes(problem)
+    keys = {"W": width, "A": area, "T": total}
+    if sorted(name) != ["A", "T", "W"]:
+        raise ValueError(f"unknown preorder {name!r}; expected one of {', '.join(PREORDERS)}")
+    # np.lexsort sorts by the last key first.
+    order = np.lexsort(tuple(-keys[letter] for letter in reversed(name)))
+    rank = np.empty(len(problem), dtype=np.int64)
+    rank[order] = np.arange(len(problem))
+    return rank
+
+
+def fits_within(
+    problem: Problem, capacity: int, time_limit: float, *, first_budget: int = 4000
+) -> SearchResult:
+    """Decision search with restarts over :data:`PREORDERS` and a doubling node budget."""
+    deadline = time.monotonic() + time_limit
+    searches = [_Search(problem, preorder_ranks(problem, name)) for name in PREORDERS]
+    budget = first_budget
+    total_nodes = 0
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * len(problem) + 1000))
+    try:
+        while True:
+            for search in searches:
+                result = search.run(capacity, budget, deadline)
+                total_nodes += result.nodes
+                if result.offsets is not None or result.proven_infeasible:
+                    return SearchResult(result.offsets, result.proven_infeasible, total_nodes)
+                if time.monotonic() > deadline:
+                    return SearchResult(None, False, total_nodes)
+            budget *= 2
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def exact(
+    problem: Problem,
+    capacity: int | None = None,
+    time_limit: float = 10.0,
+    *,
+    initial: Plan | None = None,
+) -> Plan:
+    """Smallest plan the search can find (and prove) within ``time_limit`` seconds.
+
+    With ``capacity``, stop at the first plan that fits it. Without, start from the
+    lower bound and raise it until a plan is found, or lower the best known pool size
+    while plans keep coming. The returned plan is validated; ``plan.optimal`` says
+    whether its pool size is proven minimal (it meets the lower bound or every smaller
+    capacity was refuted); ``plan.stats`` records nodes and the capacity outcome. When
+    time runs out the best known plan (``initial``, else greedy) is returned."""
+    start = time.monotonic()
+    deadline = start + time_limit
+    lower = problem.lower_bound()
+    best = initial if initial is not None else min((greedy(problem, o) for o in ("size", "breadth")), key=lambda p: p.pool_size)
+    best_offsets = best.offsets
+    best_pool = best.pool_size
+    stats = {"nodes": 0, "lower_bound": lower, "capacity": capacity, "capacity_met": None}
+    proven_floor = lower  # every capacity below this is refuted
+
+    def attempt(target: int) -> SearchResult:
+        result = fits_within(problem, target, max(0.0, deadline - time.monotonic()))
+        stats["nodes"] += result.nodes
+        return result
+
+    if capacity is not None:
+        if best_pool <= capacity:
+            stats["capacity_met"] = True
+        else:
+            result = attempt(capacity)
+            if result.offsets is not None:
+                best_offsets, best_pool = result.offsets, int((result.offsets + problem.sizes).max(initial=0))
+                stats["capacity_met"] = True
+            else:
+                stats["capacity_met"] = False
+                stats["capacity_refuted"] = result.proven_infeasible
+                if result.proven_infeasible:
+                    proven_floor = max(proven_floor, capacity + 1)
+    else:
+        # Try the bound first (the common perfect case), then bisect.
+        target = lower
+        while proven_floor < best_pool and time.monotonic() < deadline:
+            result = attempt(target)
+            if result.offsets is not None:
+                best_offsets = result.offsets
+                best_pool = int((result.offsets + problem.sizes).max(initial=0))
+            elif result.proven_infeasible:
+                proven_floor = target + 1
+            else:
+                break
+            target = (proven_floor + best_pool - 1) // 2
+    validate_plan(problem, best_offsets)
+    stats["seconds"] = time.monotonic() - start
+    return Plan(problem, np.asarray(best_offsets), "exact", optimal=best_pool <= proven_floor, stats=stats)
