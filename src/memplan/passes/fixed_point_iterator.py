@@ -20,10 +20,11 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from memplan.analysis.fingerprint import fingerprint
-from memplan.diagnostics import UserError, remark
+from memplan.diagnostics import UserError, location_of, remark
 from memplan.passes.base import MemplanPass
 
 NAME = "fixed-point-iterator"
@@ -71,6 +72,7 @@ def iterate_to_fixed_point(
     """
     _check_max_iterations(max_iterations)
     label = NAME
+    anchor = _anchor(module)
     start = current = fingerprint(module)
     for iteration in range(1, max_iterations + 1):
         per_pass = debug or iteration == max_iterations
@@ -84,7 +86,7 @@ def iterate_to_fixed_point(
             if after != current:
                 changed_by.append(nested.name)
             if debug and reported is not None and reported != (after != current):
-                remark(module, f"{label}: iteration {iteration}: '{nested.name}' " + (
+                remark(anchor, f"{label}: iteration {iteration}: '{nested.name}' " + (
                     "reported a change it did not make (ignored)" if reported
                     else "changed the IR without reporting it"))
             current = after
@@ -92,11 +94,11 @@ def iterate_to_fixed_point(
             current = fingerprint(module)
         if current == before_round:
             if debug:
-                remark(module, f"{label}: iteration {iteration}: no change; "
+                remark(anchor, f"{label}: iteration {iteration}: no change; "
                        f"converged after {iteration} iteration{'s' * (iteration > 1)}")
             return FixedPoint(iteration, current != start)
         if debug:
-            remark(module, f"{label}: iteration {iteration}: changed by "
+            remark(anchor, f"{label}: iteration {iteration}: changed by "
                    f"{', '.join(changed_by)}")
     what = f"the pipeline '{pipeline_text}'" if pipeline_text is not None else "the pipeline"
     raise UserError(
@@ -104,8 +106,17 @@ def iterate_to_fixed_point(
         f"iteration{'s' * (max_iterations > 1)} (the last one was changed by "
         f"{', '.join(changed_by)}); raise max-iterations "
         "or fix the pass that keeps changing the IR",
-        op=module,
+        op=anchor,
     )
+
+
+def _anchor(module: ModuleOp) -> Operation:
+    """Where diagnostics about the whole module point: the module, or its first op
+    when the module was implicit in the source (and so has no location)."""
+    if location_of(module) is None and module.body.block.first_op is not None:
+        first = module.body.block.first_op
+        return first if location_of(first) is not None else module
+    return module
 
 
 def _check_max_iterations(max_iterations: int) -> None:
