@@ -89,7 +89,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.hal import DeviceAffinityAttr
 from memplan.dialects.util import (
-    UNTIED,
     parse_result_list,
     parse_sized_type,
     print_result_list,
@@ -97,6 +96,7 @@ from memplan.dialects.util import (
     resolve_tied,
     tied_indices,
     tied_operands_attr,
+    verify_tied_operands,
 )
 from memplan.interfaces import OperandEffects, all_results, operands_named
 from memplan.printing import FixedResultNames
@@ -897,38 +897,33 @@ class AsyncDispatchOp(IRDLOperation):
 
     def verify_(self) -> None:
         if not self.entry_points.data:
-            raise VerifyException("at least one entry point is required")
+            raise VerifyException("at least one entry point must be defined")
         resources = len(self._resource_positions(self.resource_operands))
-        for group in (
-            self.resource_operand_sizes,
-            self.resource_operand_offsets,
-            self.resource_operand_ends,
-            self.resource_operand_lengths,
+        if len(self.resource_operand_sizes) != resources:
+            raise VerifyException(
+                f"value set has {resources} dynamic dimensions but only "
+                f"{len(self.resource_operand_sizes)} dimension values are attached"
+            )
+        if not (
+            len(self.resource_operand_offsets)
+            == len(self.resource_operand_ends)
+            == len(self.resource_operand_lengths)
+            == resources
         ):
-            if len(group) != resources:
-                raise VerifyException(
-                    f"value set has {resources} dynamic dimensions but only "
-                    f"{len(group)} dimension values are attached"
-                )
+            raise VerifyException(
+                "mismatch on resource range offsets/ends/lengths; counts must match"
+            )
         result_resources = len(self._resource_positions(self.results))
         if len(self.result_sizes) != result_resources:
             raise VerifyException(
                 f"value set has {result_resources} dynamic dimensions but only "
                 f"{len(self.result_sizes)} dimension values are attached"
             )
-        if self.tied_operands is not None:
-            if len(self.tied_operands.data) != len(self.results):
-                raise VerifyException(
-                    f"tied_operands has {len(self.tied_operands.data)} entries but "
-                    f"the op has {len(self.results)} results"
-                )
-            for entry in self.tied_operands.data:
-                tie = entry.value.data
-                if tie != UNTIED and not 0 <= tie < len(self.resource_operands):
-                    raise VerifyException(
-                        f"tied operand index {tie} out of range "
-                        f"[0, {len(self.resource_operands)})"
-                    )
+        # IREE 3.13 does not check tie indices of dispatches; an out-of-range
+        # tie would crash its tied-op helpers, so memplan rejects it.
+        verify_tied_operands(
+            self, self.tied_operands, len(self.results), len(self.resource_operands)
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncDispatchOp:
@@ -1330,9 +1325,6 @@ class TimepointJoinOp(IRDLOperation):
     def __init__(self, await_timepoints: Sequence[SSAValue | Operation]):
         super().__init__(operands=[await_timepoints], result_types=[TimepointType()])
 
-    def verify_(self) -> None:
-        if not self.await_timepoints:
-            raise VerifyException("requires at least one timepoint to join")
 
 
 @irdl_op_definition
@@ -1385,17 +1377,9 @@ class TimepointAwaitOp(IRDLOperation):
         return self.operand_size_of(index)
 
     def verify_(self) -> None:
+        # Result i is operand i; IREE checks the count, not the types.
         if len(self.results) != len(self.resource_operands):
-            raise VerifyException(
-                f"{len(self.resource_operands)} resources awaited but "
-                f"{len(self.results)} results"
-            )
-        for i, (value, result) in enumerate(zip(self.resource_operands, self.results)):
-            if value.type != result.type:
-                raise VerifyException(
-                    f"result #{i} type {result.type} differs from the awaited "
-                    f"resource type {value.type}"
-                )
+            raise VerifyException("results/tied operand indices mismatch")
         sized = len(self._resource_positions())
         if len(self.resource_operand_sizes) != sized:
             raise VerifyException(

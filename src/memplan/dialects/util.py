@@ -100,6 +100,7 @@ __all__ = [
     "lookup_global",
     "sanitize_ssa_name",
     "tied_operands_attr",
+    "verify_tied_operands",
 ]
 
 UNTIED = -1
@@ -181,24 +182,23 @@ def tied_indices(
     return ties + (None,) * (result_count - len(ties))
 
 
-def _verify_tied_operands(
+def verify_tied_operands(
     op: Operation,
     attr: ArrayAttr[IntegerAttr] | None,
     result_count: int,
     operand_count: int,
 ) -> None:
+    """One `tied_operands` entry per result, each -1 or an operand index (IREE's
+    `TiedOpInterface` verifier, with its messages)."""
     if attr is None:
         return
     if len(attr.data) != result_count:
-        raise VerifyException(
-            f"tied_operands has {len(attr.data)} entries but the op has "
-            f"{result_count} results"
-        )
-    for entry in attr.data:
+        raise VerifyException("results/tied operand indices mismatch")
+    for result, entry in enumerate(attr.data):
         index = entry.value.data
         if index != UNTIED and not 0 <= index < operand_count:
             raise VerifyException(
-                f"tied operand index {index} out of range [0, {operand_count})"
+                f"result #{result} tied to invalid operand index {index}"
             )
 
 
@@ -853,7 +853,7 @@ class FuncOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_entry_block(self)
-        _verify_tied_operands(
+        verify_tied_operands(
             self,
             self.tied_operands,
             len(self.function_type.outputs.data),
@@ -1036,7 +1036,7 @@ class CallOp(IRDLOperation):
         return tied_indices(self.tied_operands, len(self.res))
 
     def verify_(self) -> None:
-        _verify_tied_operands(
+        verify_tied_operands(
             self, self.tied_operands, len(self.res), len(self.arguments)
         )
         try:

@@ -324,24 +324,24 @@ def test_find_size_follows_size_aware_producers():
             "type set has 1 dynamic dimensions but only 0",
         ),
         (
-            '%0 = "stream.async.dispatch"(%arg1, %arg0, %arg0, %arg0) <{entry_points = [@ex::@entry], operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 0, 0>}> : (!stream.resource<*>, index, index, index) -> !stream.resource<*>',
+            '%0 = "stream.async.dispatch"(%arg1, %arg0, %arg0, %arg0, %arg0) <{entry_points = [@ex::@entry], operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 0>}> : (!stream.resource<*>, index, index, index, index) -> !stream.resource<*>',
             "value set has 1 dynamic dimensions but only 0 dimension values are attached",
         ),
         (
             '%0 = "stream.async.dispatch"(%arg1, %arg0, %arg0, %arg0, %arg0, %arg0) <{entry_points = [@ex::@entry], operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1>, tied_operands = [3 : index]}> : (!stream.resource<*>, index, index, index, index, index) -> !stream.resource<*>',
-            r"tied operand index 3 out of range \[0, 1\)",
+            "result #0 tied to invalid operand index 3",
         ),
         (
             '"stream.async.dispatch"() <{entry_points = [], operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0>}> : () -> ()',
-            "at least one entry point",
+            "at least one entry point must be defined",
         ),
         (
-            '%0 = "stream.timepoint.join"() : () -> !stream.timepoint',
-            "at least one timepoint",
+            '%0:2 = "stream.timepoint.await"(%arg1, %arg0, %arg2) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (!stream.resource<*>, index, !stream.timepoint) -> (!stream.resource<*>, !stream.resource<*>)',
+            "results/tied operand indices mismatch",
         ),
         (
-            '%0 = "stream.timepoint.await"(%arg1, %arg0, %arg2) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (!stream.resource<*>, index, !stream.timepoint) -> !stream.resource<constant>',
-            "differs from the awaited resource type",
+            '%0 = "stream.async.dispatch"(%arg1, %arg0, %arg0, %arg0, %arg0) <{entry_points = [@ex::@entry], operandSegmentSizes = array<i32: 0, 1, 1, 0, 1, 1, 1>}> : (!stream.resource<*>, index, index, index, index) -> !stream.resource<*>',
+            "mismatch on resource range offsets/ends/lengths; counts must match",
         ),
         (
             '%0 = "stream.async.transfer"(%arg1, %arg0, %arg0) : (!stream.resource<*>, index, index) -> !stream.timepoint',

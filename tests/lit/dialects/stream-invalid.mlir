@@ -1,0 +1,75 @@
+// RUN: memplan-opt %s --split-input-file --verify-diagnostics
+
+// stream IR that IREE 3.13 rejects, with IREE's messages (size and dimension
+// operand counts, entry points). The out-of-range dispatch tie is memplan's own
+// check: IREE 3.13 does not verify it.
+
+util.func public @sizeof_missing_dim() {
+  // expected-error @+1 {{'stream.tensor.sizeof' op type set has 1 dynamic dimensions but only 0 dimension values are attached}}
+  %0 = stream.tensor.sizeof tensor<?xf32> : index
+  util.return
+}
+
+// -----
+
+util.func public @constant_extra_dim(%arg0: index) {
+  // expected-error @+1 {{'stream.tensor.constant' op type set has 0 dynamic dimensions but only 1 dimension values are attached}}
+  %cst = stream.tensor.constant : tensor<4xf32>{%arg0} in !stream.resource<constant> = dense<1.000000e+00> : tensor<4xf32>
+  util.return
+}
+
+// -----
+
+util.func public @encode_missing_dim(%arg0: index, %arg1: !stream.resource<*>) {
+  // expected-error @+1 {{'stream.tensor.encode' op type set has 1 dynamic dimensions but only 0 dimension values are attached}}
+  %0 = stream.tensor.encode %arg1 : tensor<4xf32> in !stream.resource<*>{%arg0} -> tensor<?xf32> in !stream.resource<*>{%arg0}
+  util.return
+}
+
+// -----
+
+util.func public @dispatch_missing_result_size(%arg0: index, %arg1: !stream.resource<*>) {
+  // expected-error @+1 {{'stream.async.dispatch' op value set has 1 dynamic dimensions but only 0 dimension values are attached}}
+  %0 = "stream.async.dispatch"(%arg1, %arg0, %arg0, %arg0, %arg0) <{entry_points = [@ex::@entry], operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 0>}> : (!stream.resource<*>, index, index, index, index) -> !stream.resource<*>
+  util.return
+}
+
+// -----
+
+util.func public @dispatch_missing_operand_range(%arg0: index, %arg1: !stream.resource<*>) {
+  // expected-error @+1 {{'stream.async.dispatch' op mismatch on resource range offsets/ends/lengths; counts must match}}
+  %0 = "stream.async.dispatch"(%arg1, %arg0, %arg0, %arg0, %arg0) <{entry_points = [@ex::@entry], operandSegmentSizes = array<i32: 0, 1, 1, 0, 1, 1, 1>}> : (!stream.resource<*>, index, index, index, index) -> !stream.resource<*>
+  util.return
+}
+
+// -----
+
+util.func public @dispatch_tie_out_of_range(%arg0: index, %arg1: !stream.resource<*>) {
+  // expected-error @+1 {{'stream.async.dispatch' op result #0 tied to invalid operand index 1}}
+  %0 = "stream.async.dispatch"(%arg1, %arg0, %arg0, %arg0, %arg0, %arg0) <{entry_points = [@ex::@entry], operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1>, tied_operands = [1 : index]}> : (!stream.resource<*>, index, index, index, index, index) -> !stream.resource<*>
+  util.return
+}
+
+// -----
+
+util.func public @await_result_count(%arg0: index, %arg1: !stream.resource<*>, %arg2: !stream.timepoint) {
+  // expected-error @+1 {{'stream.timepoint.await' op results/tied operand indices mismatch}}
+  %0:2 = "stream.timepoint.await"(%arg1, %arg0, %arg2) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (!stream.resource<*>, index, !stream.timepoint) -> (!stream.resource<*>, !stream.resource<*>)
+  util.return
+}
+
+// -----
+
+util.func public @await_missing_size(%arg1: !stream.resource<*>, %arg2: !stream.timepoint) {
+  // expected-error @+1 {{'stream.timepoint.await' op value set has 1 dynamic dimensions but only 0 dimension values are attached}}
+  %0 = "stream.timepoint.await"(%arg1, %arg2) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (!stream.resource<*>, !stream.timepoint) -> !stream.resource<*>
+  util.return
+}
+
+// -----
+
+util.func public @dispatch_without_entry_points() {
+  // expected-error @+1 {{'stream.async.dispatch' op at least one entry point must be defined}}
+  "stream.async.dispatch"() <{entry_points = [], operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0>}> : () -> ()
+  util.return
+}
