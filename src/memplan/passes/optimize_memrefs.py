@@ -65,6 +65,8 @@ class _Slot:
     order: int
     alignment: int
     timing: Timing
+    last: int
+    """`timing.last`, kept for the quick test in `_find`."""
     last_use: int
     frees: tuple[tuple[Operation, int], ...]
     """The frees of the latest occupant: the only ones kept, freeing the root."""
@@ -139,8 +141,8 @@ class OptimizeMemrefs(MemplanPass):
                     bucket.remove((slot.bytes, slot.order, slot))
                 changed = True
             elif info.returned_by is None:
-                new = _Slot(root, size, order, alignment, info.timing, info.last_use,
-                            info.frees)
+                new = _Slot(root, size, order, alignment, info.timing, info.timing.last,
+                            info.last_use, info.frees)
                 bisect.insort(bucket, (size, order, new), key=lambda e: e[:2])
         return changed
 
@@ -171,17 +173,21 @@ class OptimizeMemrefs(MemplanPass):
     ) -> _Slot | None:
         """The slot of least waste whose buffers are all done before `info`'s."""
         blocked: _Slot | None = None
-        for _, _, slot in bucket[bisect.bisect_left(bucket, (size, -1), key=lambda e: e[:2]):]:
+        first = info.timing.first
+        start = bisect.bisect_left(bucket, (size, -1), key=lambda e: e[:2])
+        for j in range(start, len(bucket)):
+            slot = bucket[j][2]
             if slot.alignment < alignment:
                 continue
             interval_free = slot.last_use < info.defined_at
             if not self.host_ordering:
                 if interval_free:
                     return slot
-                continue
-            if ordering.precedes(slot.timing, info.timing):
+            # `precedes` implies the slot's last access comes before the first
+            # access of `info`: an integer test rejects most busy slots.
+            elif slot.last < first and ordering.precedes(slot.timing, info.timing):
                 return slot
-            if interval_free and blocked is None:
+            elif interval_free and blocked is None:
                 blocked = slot
         if blocked is not None:
             why = ordering.explain(blocked.timing, info.timing)
@@ -209,4 +215,5 @@ class OptimizeMemrefs(MemplanPass):
             free.operands = operands
         slot.frees = info.frees
         slot.timing = slot.timing.union(info.timing)
+        slot.last = slot.timing.last
         slot.last_use = max(slot.last_use, info.last_use)
