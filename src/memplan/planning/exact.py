@@ -49,6 +49,7 @@ from .validate import validate_plan
 PREORDERS = ("WAT", "TAW", "TWA")
 
 _UNBANNED = -1
+_HIDDEN = np.iinfo(np.int64).max // 4  # offset given to buffers outside the current part
 
 
 class _OutOfTime(Exception):
@@ -78,6 +79,12 @@ class _Search:
         self.aligned = bool((self.alignments > 1).any())
         self.neighbours = problem.neighbours
         self.rank = rank
+        # Without alignment the search never looks at the last offset, so parts of the
+        # problem that no lifetime connects are independent (see _solve_parts).
+        self.decompose = problem.has_intervals and not self.aligned
+        if problem.has_intervals:
+            self.lowers = problem.lowers
+            self.uppers = problem.uppers
         # Interchangeable buffers (same lifetime, size and alignment) share a kind: once
         # one fails at a floor, trying another there would repeat the same subtree.
         if problem.has_intervals:
@@ -120,7 +127,7 @@ class _Search:
         for index in np.flatnonzero(~self.remaining).tolist():  # empty buffers: offset 0, no bytes
             self._leave_cliques(index)
         self.banned_at = np.full(n, _UNBANNED, dtype=np.int64)  # by kind
-        self.masked_offsets = np.full(n, np.iinfo(np.int64).max // 4, dtype=np.int64)
+        self.masked_offsets = np.full(n, _HIDDEN, dtype=np.int64)
         for index in np.flatnonzero(self.remaining & (self.remaining_degree == 0)).tolist():
             if self.sizes[index] > capacity:
                 return SearchResult(None, True, 0)
@@ -167,10 +174,14 @@ class _Search:
             masked = self.masked_offsets
             masked[remaining] = floors
             lowest = np.minimum.reduceat(masked[self.clique_members], self.clique_starts)
-            masked[remaining] = np.iinfo(np.int64).max // 4
-            need = np.where(self.clique_count >= 2, lowest + self.clique_total, 0)
+            masked[remaining] = _HIDDEN
+            need = np.where((self.clique_count >= 2) & (lowest < _HIDDEN), lowest + self.clique_total, 0)
             if need.max() > capacity:
                 return False
+        if self.decompose and remaining.size > 2:
+            parts = self._independent_parts(remaining)
+            if parts is not None:
+                return self._solve_parts(parts, last_offset)
         if not self.aligned:
             # Only buffers resting on the lowest floor may come next: that point is
             # covered now or never.
@@ -212,6 +223,34 @@ class _Search:
             for kind, previous in reversed(banned_here):
                 self.banned_at[kind] = previous
         return False
+
+    def _independent_parts(self, remaining: np.ndarray) -> list[np.ndarray] | None:
+        """Split the remaining buffers into groups no lifetime connects, if any."""
+        lowers = self.lowers[remaining]
+        by_lower = np.argsort(lowers, kind="stable")
+        reach = np.maximum.accumulate(self.uppers[remaining[by_lower]])
+        cuts = np.flatnonzero(reach[:-1] <= lowers[by_lower][1:])
+        if cuts.size == 0:
+            return None
+        return np.split(remaining[by_lower], cuts + 1)
+
+    def _solve_parts(self, parts: list[np.ndarray], last_offset: int) -> bool:
+        """Dynamic decomposition: parts share no conflicts, so each is searched alone
+        and a failing part fails the node without revisiting the others' choices."""
+        everything = np.concatenate(parts)
+        self.remaining[everything] = False
+        try:
+            for part in sorted(parts, key=lambda p: -int(self.sizes[p].sum())):
+                self.remaining[part] = True
+                try:
+                    solved = self._search(last_offset)
+                finally:
+                    self.remaining[part] = False
+                if not solved:
+                    return False
+            return True
+        finally:
+            self.remaining[everything] = True
 
     def _place_and_search(self, index: int, offset: int) -> bool:
         size = int(self.sizes[index])

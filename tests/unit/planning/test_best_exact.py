@@ -1,0 +1,109 @@
+"""best and exact: valid, never below the bound, exact optimal on small instances."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memplan.planning import Buffer, Problem, best, exact, greedy
+from memplan.planning.exact import fits_within, preorder_ranks
+
+from planning_cases import brute_force_optimum, graph_problems, interval_problems, overlapping_pairs
+
+
+@given(interval_problems(max_buffers=7, max_time=6, max_size=9, aligned=True))
+@settings(max_examples=120, deadline=None)
+def test_exact_finds_the_brute_force_optimum(problem):
+    optimum = brute_force_optimum(problem)
+    plan = exact(problem, time_limit=5.0)
+    assert not overlapping_pairs(problem, plan.offsets)
+    assert plan.pool_size == optimum
+    assert plan.optimal
+    if optimum > problem.lower_bound():
+        refuted = fits_within(problem, optimum - 1, 5.0)
+        assert refuted.proven_infeasible and refuted.offsets is None
+
+
+@given(graph_problems(max_buffers=6))
+@settings(max_examples=60, deadline=None)
+def test_exact_on_conflict_graphs_matches_brute_force(problem):
+    plan = exact(problem, time_limit=5.0)
+    assert not overlapping_pairs(problem, plan.offsets)
+    assert plan.pool_size == brute_force_optimum(problem)
+
+
+@given(interval_problems(max_buffers=30, max_time=20, max_size=64))
+@settings(max_examples=40, deadline=None)
+def test_exact_never_worse_than_greedy_and_best_valid(problem):
+    greedy_plan = greedy(problem)
+    exact_plan = exact(problem, time_limit=0.5)
+    best_plan = best(problem, time_limit=0.05)
+    lower = problem.lower_bound()
+    for plan in (greedy_plan, exact_plan, best_plan):
+        assert not overlapping_pairs(problem, plan.offsets)
+        assert plan.pool_size >= lower
+    assert exact_plan.pool_size <= greedy_plan.pool_size
+    assert best_plan.pool_size <= greedy_plan.pool_size
+
+
+def test_exact_with_capacity_stops_at_a_fitting_plan():
+    # wide + left + mid (time 1) and wide + right + mid (time 2) each make 14 bytes.
+    problem = Problem.from_intervals(
+        [Buffer("wide", 6, 0, 4), Buffer("left", 4, 0, 2), Buffer("right", 4, 2, 4), Buffer("mid", 4, 1, 3)]
+    )
+    plan = exact(problem, capacity=14, time_limit=5.0)
+    assert plan.pool_size <= 14
+    assert plan.stats["capacity_met"]
+    assert brute_force_optimum(problem) == 14
+
+
+def test_exact_reports_an_infeasible_capacity_and_returns_the_best_known_plan():
+    problem = Problem.from_intervals([Buffer("a", 4, 0, 2), Buffer("b", 4, 1, 3)])
+    plan = exact(problem, capacity=7, time_limit=5.0)
+    assert plan.stats["capacity_met"] is False
+    assert plan.stats["capacity_refuted"] is True
+    assert plan.pool_size == 8 and plan.optimal
+
+
+def test_exact_falls_back_when_time_runs_out():
+    rng = np.random.default_rng(7)
+    buffers = []
+    for i in range(60):
+        lower = int(rng.integers(0, 40))
+        buffers.append(Buffer(str(i), int(rng.integers(1, 100)), lower, lower + int(rng.integers(1, 20))))
+    problem = Problem.from_intervals(buffers)
+    greedy_plan = greedy(problem)
+    plan = exact(problem, time_limit=1e-6, initial=greedy_plan)
+    assert plan.pool_size == greedy_plan.pool_size
+    assert not overlapping_pairs(problem, plan.offsets)
+
+
+def test_exact_meets_the_bound_on_a_tight_staircase():
+    # Every moment holds exactly 8 bytes; a plan of 8 must tile them with no hole.
+    spec = [(0, 2, 5), (0, 1, 3), (1, 3, 3), (2, 4, 5), (3, 4, 3), (2, 3, 0)]
+    problem = Problem.from_intervals([Buffer(str(i), s, lo, up) for i, (lo, up, s) in enumerate(spec)])
+    assert problem.lower_bound() == 8
+    plan = exact(problem, capacity=8, time_limit=5.0)
+    assert plan.pool_size == 8
+
+
+@pytest.mark.parametrize("name", ["WAT", "TAW", "TWA"])
+def test_preorder_ranks_are_permutations(name):
+    problem = Problem.from_intervals([Buffer(str(i), i + 1, i, i + 3) for i in range(6)])
+    assert sorted(preorder_ranks(problem, name).tolist()) == list(range(6))
+
+
+def test_unknown_preorder_is_rejected():
+    problem = Problem.from_intervals([Buffer("a", 1, 0, 1)])
+    with pytest.raises(ValueError, match="unknown preorder"):
+        preorder_ranks(problem, "XYZ")
+
+
+@given(st.integers(min_value=0, max_value=3))
+@settings(max_examples=4, deadline=None)
+def test_best_reaches_the_bound_when_an_order_does(seed):
+    problem = Problem.from_intervals([Buffer(str(i), 4, i, i + 2) for i in range(8)])
+    plan = best(problem, time_limit=0.2, seed=seed)
+    assert plan.pool_size == problem.lower_bound() == 8
