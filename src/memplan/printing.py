@@ -15,8 +15,9 @@ promises to print back unchanged) does otherwise:
   uniquely across regions, last region first.
 
 Name hints kept from the source text or set by ops win over numbers; an op with
-the `AsmResultNames` trait names results that have no hint (`%cst`, a global
-load's `%<global>`), as MLIR's `getAsmResultNames` does.
+the `AsmResultNames` trait (or an external model of it) names results that have no
+hint (`%cst`, a global load's `%<global>`, `arith.constant`'s `%c4`), as MLIR's
+`getAsmResultNames` does.
 
 `MlirNamingMixin` adds this to a `Printer`; `MlirTextPrinter` combines it with
 memplan-opt's printer (`memplan.printer.MlirPrinter`: `module`, default dialects,
@@ -31,11 +32,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xdsl.traits import OpTrait
 
+from memplan.interfaces import attach_trait, get_interface
 from memplan.printer import MlirPrinter
 
 __all__ = [
@@ -96,6 +99,25 @@ def sanitize_ssa_name(name: str) -> str:
     if all(valid(ch) for ch in name):
         return name
     return copy()
+
+
+class _ArithConstantNames(AsmResultNames):
+    """MLIR's names for `arith.constant`: `%c4`, `%c-1_i32`, `%true`, `%cst`."""
+
+    def result_names(self, op: Operation) -> Sequence[str | None]:
+        value = op.properties.get("value")
+        type = op.results[0].type
+        if isinstance(value, IntegerAttr):
+            if isinstance(type, IntegerType) and type.width.data == 1:
+                return ("true" if value.value.data else "false",)
+            if isinstance(type, IntegerType):
+                return (f"c{value.value.data}_{type}",)
+            return (f"c{value.value.data}",)
+        return ("cst",)
+
+
+# xDSL's arith.constant names nothing; MLIR-based peers name every constant.
+attach_trait(arith.ConstantOp, _ArithConstantNames())
 
 
 _ARG_NAME = re.compile(r"arg[0-9]+")
@@ -194,7 +216,7 @@ class _SsaNames:
         if self.use_names:
             hints = [r.name_hint for r in results]
         if self.use_names and not any(hints):
-            trait = op.get_trait(AsmResultNames)
+            trait = get_interface(op, AsmResultNames)
             if trait is not None:
                 defaults = list(trait.result_names(op))
                 hints = [
