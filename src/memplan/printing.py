@@ -19,7 +19,7 @@ the `AsmResultNames` trait (or an external model of it) names results that have 
 hint (`%cst`, a global load's `%<global>`, `arith.constant`'s `%c4`), as MLIR's
 `getAsmResultNames` does.
 
-`MlirNamingMixin` adds this to a `Printer`; `MlirTextPrinter` combines it with
+`MlirNamingMixin` adds this to a `Printer`; `mlir_text_printer()` combines it with
 memplan-opt's printer (`memplan.printer.MlirPrinter`: `module`, default dialects,
 attribute aliases), and `print_mlir` prints with it.
 """
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import io
 import re
+from functools import cache
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,13 +40,12 @@ from xdsl.printer import Printer
 from xdsl.traits import OpTrait
 
 from memplan.interfaces import attach_trait, get_interface
-from memplan.printer import MlirPrinter
 
 __all__ = [
     "AsmResultNames",
     "FixedResultNames",
     "MlirNamingMixin",
-    "MlirTextPrinter",
+    "mlir_text_printer",
     "print_mlir",
     "sanitize_ssa_name",
 ]
@@ -280,15 +280,30 @@ class MlirNamingMixin(Printer):
                 self._ssa = None
 
 
-class MlirTextPrinter(MlirNamingMixin, MlirPrinter):
-    """memplan-opt's printer with MLIR's SSA names: prints what `iree-opt` prints."""
+@cache
+def mlir_text_printer() -> type[Printer]:
+    """memplan-opt's printer (`memplan.printer.MlirPrinter`: `module`, default
+    dialects, aliases) with MLIR's SSA names: it prints what `iree-opt` prints.
+
+    Imported lazily so that `memplan.printer` may itself derive from
+    `MlirNamingMixin`; then it is returned as is.
+    """
+    from memplan.printer import MlirPrinter
+
+    if issubclass(MlirPrinter, MlirNamingMixin):
+        return MlirPrinter
+
+    class MlirTextPrinter(MlirNamingMixin, MlirPrinter):
+        pass
+
+    return MlirTextPrinter
 
 
 def print_mlir(op: Operation, *, generic: bool = False) -> str:
     """`op` printed as MLIR prints it (aliases first for a module), without a
     trailing newline."""
     stream = io.StringIO()
-    printer = MlirTextPrinter(stream=stream, print_generic_format=generic)
+    printer = mlir_text_printer()(stream=stream, print_generic_format=generic)
     if isinstance(op, ModuleOp):
         printer.print_module(op)
     else:
