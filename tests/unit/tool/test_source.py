@@ -74,3 +74,11 @@ def test_pass_flag_options_become_pipeline_options():
         pass_spec_from_flag("optimize-memrefs", "host-ordering=false")
         == "optimize-memrefs{host-ordering=false}"
     )
+
+
+def test_bare_boolean_option_means_true():
+    from memplan.tools.pipeline import parse_pass_pipeline
+
+    (scheduled,) = parse_pass_pipeline("optimize-memrefs{debug host-ordering=false}")
+    assert scheduled.instance.debug is True
+    assert scheduled.instance.host_ordering is False
