@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import ModuleOp
 from memplan.analysis.fingerprint import fingerprint
 from memplan.passes.base import MemplanPass
 from memplan.passes.fixed_point_iterator import NestedPass, parse_nested
+from memplan.passes.pool_allocs import check_options
 
 
 def fixed_point(pipeline: str, *, max_iterations: int = 10, debug: bool = False) -> str:
@@ -73,3 +74,34 @@ class StreamCleanup(NamedPipeline):
     def expand(self) -> str:
         return fixed_point(STREAM_CLEANUP, max_iterations=self.max_iterations,
                            debug=self.debug is not False)
+
+
+HIP_MEMORY_PLAN = ("materialize-host-scalars", "pool-allocs")
+"""The passes of `hip-memory-plan`. hip-ep runs optimize-memrefs between them; it is
+left out because slot reuse before pooling costs pool bytes (measured by
+bench/pipeline_pool_bytes.py, docs/design/hip-memory-plan.md)."""
+
+
+@dataclass(frozen=True)
+class HipMemoryPlan(NamedPipeline):
+    """hip-ep's memory stage: host-fed scalars to host scratch, then every remaining
+    buffer at a planned offset in a pool, under the host/device ordering rules."""
+
+    name = "hip-memory-plan"
+
+    alignment: int = 256
+    strategy: str = "greedy"
+    debug: bool | None = False
+
+    def __post_init__(self) -> None:
+        # Checked here so that the error names this pipeline, not a nested pass.
+        check_options(self.alignment, self.strategy)
+        super().__post_init__()
+
+    def expand(self) -> str:
+        scalars, pool = HIP_MEMORY_PLAN
+        debug = "true" if self.debug is not False else "false"
+        return (
+            f"{scalars}{{debug={debug}}},"
+            f"{pool}{{alignment={self.alignment} strategy={self.strategy} debug={debug}}}"
+        )

@@ -52,6 +52,13 @@ PASSES: tuple[PassInfo, ...] = (
         aliases=("hip-materialize-host-scalars",),
     ),
     PassInfo(
+        "pool-allocs",
+        "memplan.passes.pool_allocs:PoolAllocs",
+        "place buffers at planned offsets in one pool per domain; host-fed buffers "
+        "never overlap pending device work",
+        aliases=("hip-pool-allocs",),
+    ),
+    PassInfo(
         "cse",
         "memplan.passes.cse:CSE",
         "merge equal ops by dominance when purity and memory effects allow; drop dead ops",
@@ -99,6 +106,13 @@ PASSES: tuple[PassInfo, ...] = (
         "memplan.passes.pipelines:StreamCleanup",
         "canonicalize, cse, simplify-global-accesses, apply-patterns, fold-globals, "
         "fuse-globals under the fixed-point iterator",
+        is_pipeline=True,
+    ),
+    PassInfo(
+        "hip-memory-plan",
+        "memplan.passes.pipelines:HipMemoryPlan",
+        "materialize-host-scalars, then pool-allocs (slot reuse left out: it costs "
+        "pool bytes)",
         is_pipeline=True,
     ),
     PassInfo(
