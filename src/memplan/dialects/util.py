@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -789,8 +788,6 @@ class FuncOp(IRDLOperation):
     traits = traits_def(
         IsolatedFromAbove(), SymbolOpInterface(), _FunctionLikeCallable()
     )
-
-    _INHERENT: ClassVar[tuple[str, ...]] = ("inlining_policy",)
 
     def __init__(
         self,

@@ -6,8 +6,6 @@ come back unchanged; memplan must print them back character for character.
 
 from __future__ import annotations
 
-from io import StringIO
-
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
@@ -198,4 +196,4 @@ def read_example(name: str) -> str:
     return (root / "examples" / name).read_text()
 
 
-__all__ = ["STREAM_CASES", "UTIL_CASES", "StringIO", "func", "parse", "read_example", "show"]
+__all__ = ["STREAM_CASES", "UTIL_CASES", "func", "parse", "read_example", "show"]
