@@ -14,6 +14,7 @@ read or write it, so they keep it as it is).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -37,6 +38,7 @@ from memplan.interfaces import attach_trait, get_interface
 
 __all__ = [
     "Global",
+    "GlobalAccessInterface",
     "GlobalInterface",
     "GlobalLoadInterface",
     "GlobalStoreInterface",
@@ -52,29 +54,29 @@ __all__ = [
 # --------------------------------------------------------------------------------
 
 
-class GlobalInterface(OpTrait):
+class GlobalInterface(OpTrait, ABC):
     """The op declares a module-level variable."""
 
-    def symbol(self, op: Operation) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def symbol(self, op: Operation) -> str: ...
 
-    def type(self, op: Operation) -> Attribute:
-        raise NotImplementedError
+    @abstractmethod
+    def type(self, op: Operation) -> Attribute: ...
 
-    def initial_value(self, op: Operation) -> Attribute | None:
-        raise NotImplementedError
+    @abstractmethod
+    def initial_value(self, op: Operation) -> Attribute | None: ...
 
-    def set_initial_value(self, op: Operation, value: Attribute) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def set_initial_value(self, op: Operation, value: Attribute) -> None: ...
 
-    def is_mutable(self, op: Operation) -> bool:
-        raise NotImplementedError
+    @abstractmethod
+    def is_mutable(self, op: Operation) -> bool: ...
 
-    def set_mutable(self, op: Operation, mutable: bool) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def set_mutable(self, op: Operation, mutable: bool) -> None: ...
 
-    def is_private(self, op: Operation) -> bool:
-        raise NotImplementedError
+    @abstractmethod
+    def is_private(self, op: Operation) -> bool: ...
 
     def may_inline(self, op: Operation) -> bool:
         """Whether loads may be replaced by the initial value (an inlining policy
@@ -87,40 +89,35 @@ class GlobalInterface(OpTrait):
         return tuple(sorted((k, v) for k, v in op.attributes.items() if "." in k))
 
 
-class GlobalLoadInterface(OpTrait):
-    """The op reads a global into its only result."""
+class GlobalAccessInterface(OpTrait, ABC):
+    """The op names one global, which it loads or stores."""
 
-    def symbol(self, op: Operation) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def symbol(self, op: Operation) -> str: ...
 
+    @abstractmethod
     def reference(self, op: Operation) -> Attribute:
         """The attribute naming the global (not a use by something else)."""
-        raise NotImplementedError
 
-    def set_symbol(self, op: Operation, name: str) -> None:
-        raise NotImplementedError
-
-    def is_immutable(self, op: Operation) -> bool:
-        raise NotImplementedError
-
-    def set_immutable(self, op: Operation, immutable: bool) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def set_symbol(self, op: Operation, name: str) -> None: ...
 
 
-class GlobalStoreInterface(OpTrait):
+class GlobalLoadInterface(GlobalAccessInterface):
+    """The op reads a global into its only result."""
+
+    @abstractmethod
+    def is_immutable(self, op: Operation) -> bool: ...
+
+    @abstractmethod
+    def set_immutable(self, op: Operation, immutable: bool) -> None: ...
+
+
+class GlobalStoreInterface(GlobalAccessInterface):
     """The op writes a value to a global."""
 
-    def symbol(self, op: Operation) -> str:
-        raise NotImplementedError
-
-    def reference(self, op: Operation) -> Attribute:
-        raise NotImplementedError
-
-    def set_symbol(self, op: Operation, name: str) -> None:
-        raise NotImplementedError
-
-    def value(self, op: Operation) -> SSAValue:
-        raise NotImplementedError
+    @abstractmethod
+    def value(self, op: Operation) -> SSAValue: ...
 
 
 class InitializerInterface(OpTrait):
@@ -403,20 +400,24 @@ def _attach_util_models() -> None:
             assert isinstance(op, util.GlobalOp)
             return op.inlining_policy is None
 
-    class UtilLoad(GlobalLoadInterface):
+    class UtilAccess(GlobalAccessInterface):
         def symbol(self, op: Operation) -> str:
-            assert isinstance(op, util.GlobalLoadOp)
+            assert isinstance(op, util.GlobalLoadOp | util.GlobalStoreOp)
             return op.global_.root_reference.data
 
         def reference(self, op: Operation) -> Attribute:
-            assert isinstance(op, util.GlobalLoadOp)
+            assert isinstance(op, util.GlobalLoadOp | util.GlobalStoreOp)
             return op.global_
 
+        def set_symbol(self, op: Operation, name: str) -> None:
+            op.properties["global"] = SymbolRefAttr(StringAttr(name))
+
+    class UtilLoad(UtilAccess, GlobalLoadInterface):
         def set_symbol(self, op: Operation, name: str) -> None:
             assert isinstance(op, util.GlobalLoadOp)
             if op.result.name_hint == util.global_load_name(op.global_):
                 op.result.name_hint = util.global_load_name(name)
-            op.properties["global"] = SymbolRefAttr(StringAttr(name))
+            super().set_symbol(op, name)
 
         def is_immutable(self, op: Operation) -> bool:
             assert isinstance(op, util.GlobalLoadOp)
@@ -428,18 +429,7 @@ def _attach_util_models() -> None:
             else:
                 op.properties.pop("is_immutable", None)
 
-    class UtilStore(GlobalStoreInterface):
-        def symbol(self, op: Operation) -> str:
-            assert isinstance(op, util.GlobalStoreOp)
-            return op.global_.root_reference.data
-
-        def reference(self, op: Operation) -> Attribute:
-            assert isinstance(op, util.GlobalStoreOp)
-            return op.global_
-
-        def set_symbol(self, op: Operation, name: str) -> None:
-            op.properties["global"] = SymbolRefAttr(StringAttr(name))
-
+    class UtilStore(UtilAccess, GlobalStoreInterface):
         def value(self, op: Operation) -> SSAValue:
             assert isinstance(op, util.GlobalStoreOp)
             return op.value

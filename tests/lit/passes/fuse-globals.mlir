@@ -130,9 +130,9 @@ util.func @divergent(%arg0: index) {
   util.global.store %arg0, @divergent1 : index
   util.return
 }
-util.func @divergent_b(%arg1: index) {
-  // CHECK: util.global.store %arg1, @divergent1 : index
-  util.global.store %arg1, @divergent1 : index
+util.func @divergent_b(%arg0: index) {
+  // CHECK: util.global.store %arg0, @divergent1 : index
+  util.global.store %arg0, @divergent1 : index
   util.return
 }
 util.func @read() -> (index, index) {

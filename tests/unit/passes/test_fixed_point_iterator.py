@@ -7,6 +7,7 @@ pipeline needs is known from the input; some of them misreport what they did.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import pytest
 from xdsl.context import Context
@@ -101,22 +102,21 @@ class Increment(MemplanPass):
 
 @dataclass(frozen=True)
 class SetToOne(MemplanPass):
+    """Sets the first constant; with SetToZero after it, an iteration that ends
+    where it began."""
+
     name = "test-set-one"
+    value: ClassVar[int] = 1
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
-        op = _constants(module)[0]
-        _set(op, 1)
+        _set(_constants(module)[0], self.value)
         return True
 
 
 @dataclass(frozen=True)
-class SetToZero(MemplanPass):
+class SetToZero(SetToOne):
     name = "test-set-zero"
-
-    def run(self, ctx: Context, module: ModuleOp) -> bool:
-        op = _constants(module)[0]
-        _set(op, 0)
-        return True
+    value: ClassVar[int] = 0
 
 
 STAND_INS = (Decrement, LiesAboutChange, SilentDecrement, PlainDecrement, Increment,
