@@ -164,12 +164,22 @@ class DomainLayout:
     """One pool: its static region (offsets of static buffers inside it), then slabs."""
 
     alignment: int
+    """What the static region's size and every slab's bytes are rounded up to."""
     static_size: int = 0
     """Bytes of the static region, aligned up: where the first slab starts."""
     lower_bound: int = 0
     static_offsets: dict[int, int] = field(default_factory=dict)
     """Buffer number -> byte offset, for the static buffers of the domain."""
     slabs: list[Slab] = field(default_factory=list)
+
+    def constant_offset(self, buffer: int) -> int | None:
+        """The buffer's byte offset when it is known before run time: a static
+        buffer's, or the static region's size for the first slab; else None."""
+        if buffer in self.static_offsets:
+            return self.static_offsets[buffer]
+        if self.slabs and buffer in self.slabs[0].members:
+            return self.static_size
+        return None
 
 
 def plan_attributes(
@@ -181,16 +191,16 @@ def plan_attributes(
     - `hipdnn.pool_size` (i64): the static region of domain 0, in bytes;
     - `hipdnn.buffer_count` (i64): the number of pooled buffers;
     - `hipdnn.buffer_offsets` (`array<i64>`): each buffer's byte offset in its
-      domain's pool, -1 when the offset is runtime SSA (a slab);
+      domain's pool, -1 when the offset is runtime SSA (a slab after the first);
     - with more than one domain, also `hipdnn.domain_count` (i64),
       `hipdnn.pool_sizes` (`array<i64>`, each domain's static region) and
       `hipdnn.buffer_domains` (`array<i64>`).
     """
-    offsets = [layouts[d].static_offsets.get(b, -1) for b, d in enumerate(domains)]
+    offsets = [layouts[d].constant_offset(b) for b, d in enumerate(domains)]
     attributes: dict[str, Attribute] = {
         "pool_size": IntegerAttr(layouts[0].static_size if layouts else 0, i64),
         "buffer_count": IntegerAttr(len(domains), i64),
-        "buffer_offsets": DenseArrayBase.from_list(i64, offsets),
+        "buffer_offsets": DenseArrayBase.from_list(i64, [-1 if o is None else o for o in offsets]),
     }
     if len(layouts) > 1:
         attributes["domain_count"] = IntegerAttr(len(layouts), i64)
@@ -378,8 +388,9 @@ class PoolAllocs(MemplanPass):
             members = [b for b, x in enumerate(domains) if x == d]
             self._remark(
                 candidates[members[0]].op,
-                f"domain {d}: {len(members)} buffers, static region {layout.static_size} "
-                f"bytes (lower bound {layout.lower_bound}), {len(layout.slabs)} slabs",
+                f"domain {d}: {_count(len(members), 'buffer')}, static region "
+                f"{layout.static_size} bytes (lower bound {layout.lower_bound}), "
+                f"{_count(len(layout.slabs), 'slab')}",
             )
         self._rewrite(block.parent_op(), candidates, domains, layouts)
         return plan_attributes(layouts, domains)
@@ -404,9 +415,12 @@ class PoolAllocs(MemplanPass):
         conflicts: set[tuple[int, int]],
     ) -> DomainLayout:
         members = [b for b, d in enumerate(domains) if d == domain]
-        alignment = max(candidates[b].alignment for b in members)
-        layout = DomainLayout(alignment)
         static = [b for b in members if not candidates[b].sizes]
+        # Slabs start at multiples of the largest alignment a slab buffer asks for.
+        alignment = max(
+            [self.alignment, *(candidates[b].alignment for b in members if b not in static)]
+        )
+        layout = DomainLayout(alignment)
         if static:
             plan = plan_offsets(
                 [candidates[b].factor for b in static],
@@ -510,6 +524,10 @@ class PoolAllocs(MemplanPass):
                 Rewriter.erase_op(free)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _index(value: int, hint: str | None = None) -> arith.ConstantOp:
     constant = arith.ConstantOp.from_int_and_width(value, IndexType())
     if hint is not None:
@@ -533,10 +551,14 @@ def _build_pool(
         ops.append(align)
     for slab in layout.slabs:
         offsets.append(end)
-        factor = _index(slab.factor, f"c{slab.factor}")
-        ops.append(factor)
-        size: SSAValue = factor.result
-        for dim in slab.sizes:
+        dims = list(slab.sizes)
+        if slab.factor == 1:
+            size: SSAValue = dims.pop(0)
+        else:
+            factor = _index(slab.factor, f"c{slab.factor}")
+            ops.append(factor)
+            size = factor.result
+        for dim in dims:
             product = arith.MuliOp(size, dim)
             ops.append(product)
             size = product.result

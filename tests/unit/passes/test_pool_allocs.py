@@ -1,0 +1,480 @@
+"""pool-allocs: sizes, alignment, domain splitting, the attribute contract, and plans
+that the planner's validator and the independent checker accept.
+
+Byte ranges are read back from the rewritten IR (the view's byte shift, evaluated
+when it is runtime SSA) rather than from the pass's own plan, so a bug in the
+rewriting shows up as an overlap here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from memplan.analysis.aliasing import element_bytes
+from memplan.analysis.ordering import BlockOrdering, plannable_roots
+from memplan.context import make_context
+from memplan.dialects.hip import GetPoolOp
+from memplan.passes.pool_allocs import (
+    PoolAllocs,
+    check_options,
+    plan_attributes,
+    plan_offsets,
+    split_domains,
+    DomainLayout,
+)
+from memplan.passes.verify_memory_plan import check_module
+from memplan.planning import Buffer, PlanValidationError, Problem, validate_plan
+from memplan.tools.source import parse_module
+
+
+def _parse(text: str) -> ModuleOp:
+    return parse_module(make_context(), text, "test.mlir")
+
+
+def _function(module: ModuleOp):
+    return next(op for op in module.walk() if op.name == "func.func")
+
+
+# ------------------------------------------------------------- options
+
+
+@pytest.mark.parametrize("alignment", [1, 2, 64, 256, 4096])
+def test_powers_of_two_are_accepted(alignment):
+    check_options(alignment, "greedy")
+    assert PoolAllocs(alignment=alignment).alignment == alignment
+
+
+@pytest.mark.parametrize("alignment", [0, -256, 3, 96, 255, 257])
+def test_other_alignments_are_rejected(alignment):
+    with pytest.raises(ValueError, match=f"positive power of two, got {alignment}"):
+        PoolAllocs(alignment=alignment)
+
+
+def test_unknown_strategy_is_rejected():
+    with pytest.raises(ValueError, match="unknown strategy 'fast'"):
+        PoolAllocs(strategy="fast")
+
+
+# ------------------------------------------------------------- domains
+
+
+def test_static_buffers_all_go_to_domain_zero():
+    assert split_domains([3, 5, 9, 12], [-1, -1, -1, -1]) == [0, 0, 0, 0]
+
+
+def test_size_known_before_the_first_buffer_joins_domain_zero():
+    # A size defined at op 2 is ready for a pool created before op 3.
+    assert split_domains([3, 7], [-1, 2]) == [0, 0]
+
+
+def test_size_defined_after_the_first_buffer_opens_a_domain():
+    # Sizes defined at ops 4 and 8; the second is not ready before op 6 either.
+    assert split_domains([3, 5, 6, 9, 10], [-1, 4, -1, 8, 2]) == [0, 1, 0, 2, 0]
+
+
+def test_a_buffer_joins_the_earliest_domain_it_can():
+    assert split_domains([1, 5, 9], [-1, 3, 4]) == [0, 1, 1]
+
+
+# ------------------------------------------------------------- planning
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "best", "exact"])
+def test_plans_pass_the_validator_on_random_conflict_graphs(strategy):
+    rng = random.Random(7)
+    for _ in range(15):
+        n = rng.randint(1, 9)
+        sizes = [rng.choice([1, 4, 100, 256, 300, 1024]) for _ in range(n)]
+        alignments = [rng.choice([1, 64, 256]) for _ in range(n)]
+        conflicts = [(i, j) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.4]
+        plan = plan_offsets(sizes, alignments, conflicts, strategy, time_limit=0.2)
+        problem = Problem(
+            [Buffer(str(i), s, alignment=a) for i, (s, a) in enumerate(zip(sizes, alignments))],
+            conflicts=conflicts,
+        )
+        validate_plan(problem, plan.offsets)
+        assert all(o % a == 0 for o, a in zip(plan.offsets, alignments))
+
+
+def test_the_validator_catches_an_overlap_the_test_relies_on():
+    problem = Problem([Buffer("0", 256), Buffer("1", 256)], conflicts=[(0, 1)])
+    with pytest.raises(PlanValidationError):
+        validate_plan(problem, np.array([0, 128]))
+
+
+# ------------------------------------------------------------- attribute contract
+
+
+def _values(attribute) -> list[int]:
+    assert isinstance(attribute, DenseArrayBase)
+    return list(attribute.get_values())
+
+
+def test_one_domain_records_three_attributes():
+    layout = DomainLayout(256, static_size=512, static_offsets={0: 0, 2: 256})
+    attributes = plan_attributes([layout], [0, 0, 0])
+    assert sorted(attributes) == [
+        "hipdnn.buffer_count", "hipdnn.buffer_offsets", "hipdnn.pool_size",
+    ]
+    assert attributes["hipdnn.pool_size"] == IntegerAttr(512, 64)
+    assert attributes["hipdnn.buffer_count"] == IntegerAttr(3, 64)
+    assert _values(attributes["hipdnn.buffer_offsets"]) == [0, -1, 256]
+
+
+def test_several_domains_record_their_sizes_and_membership():
+    layouts = [
+        DomainLayout(256, static_size=1024, static_offsets={0: 512}),
+        DomainLayout(256, static_size=0),
+    ]
+    attributes = plan_attributes(layouts, [0, 1, 0])
+    assert attributes["hipdnn.domain_count"] == IntegerAttr(2, 64)
+    assert _values(attributes["hipdnn.pool_sizes"]) == [1024, 0]
+    assert _values(attributes["hipdnn.buffer_domains"]) == [0, 1, 0]
+    assert _values(attributes["hipdnn.buffer_offsets"]) == [512, -1, -1]
+
+
+# ------------------------------------------------------------- reading the IR back
+
+
+def _evaluate(value: SSAValue, env: dict[str, int]) -> int:
+    """The runtime value of an index computed by the ops pool-allocs emits."""
+    if isinstance(value, BlockArgument):
+        return env[value.name_hint]
+    op = value.owner
+    if isinstance(op, arith.ConstantOp):
+        return op.value.value.data
+    a, b = (_evaluate(v, env) for v in op.operands)
+    if isinstance(op, arith.MuliOp):
+        return a * b
+    if isinstance(op, arith.AddiOp):
+        return a + b
+    if isinstance(op, arith.CeilDivUIOp):
+        return -(-a // b)
+    raise AssertionError(f"unexpected op {op.name} in a size or offset")
+
+
+def _placement(value: SSAValue, env: dict[str, int]) -> tuple[int, int, int, bool]:
+    """(domain, byte offset, byte size, offset is a constant) of a pooled buffer."""
+    if isinstance(value.owner, memref.ReinterpretCastOp):
+        value = value.owner.source
+    view = value.owner
+    assert isinstance(view, memref.ViewOp), f"{value} is not a view into a pool"
+    pool = view.source.owner
+    assert isinstance(pool, GetPoolOp)
+    t = view.results[0].type
+    assert isinstance(t, MemRefType)
+    count, sizes = 1, iter(view.sizes)
+    for d in t.get_shape():
+        count *= _evaluate(next(sizes), env) if d < 0 else d
+    constant = isinstance(view.byte_shift.owner, arith.ConstantOp)
+    return (
+        pool.domain,
+        _evaluate(view.byte_shift, env),
+        count * element_bytes(t.element_type),
+        constant,
+    )
+
+
+def _pooled(function: Operation) -> dict[str, SSAValue]:
+    """Pooled buffers by name: views of pools and reinterpret_casts of such views."""
+    found: dict[str, SSAValue] = {}
+    for op in function.walk():
+        if isinstance(op, memref.ViewOp) and isinstance(op.source.owner, GetPoolOp):
+            result = op.results[0]
+            uses = list(result.uses)
+            if len(uses) == 1 and isinstance(uses[0].operation, memref.ReinterpretCastOp):
+                result = uses[0].operation.results[0]
+            found[result.name_hint] = result
+    return found
+
+
+def check_plan(text: str, envs: list[dict[str, int]], **options) -> ModuleOp:
+    """Run pool-allocs on a one-function module and check, from the IR it produced:
+    conflicting buffers never overlap (the planner's validator on the static
+    offsets; evaluated byte ranges for all), alignment, the recorded attributes, and
+    the independent checker's verdict where every pooled shape is static."""
+    before = _parse(text)
+    block = _function(before).body.blocks[0]
+    ordering = BlockOrdering(block)
+    roots = [r for r in plannable_roots(block) if r.uses]
+    names = [r.name_hint for r in roots]
+    conflicts = ordering.conflicts(roots)
+
+    module = _parse(text)
+    assert PoolAllocs(**options).run(Context(), module)
+    function = _function(module)
+    pooled = _pooled(function)
+    order = [n for n in names if n in pooled]
+    alignment = options.get("alignment", 256)
+    for env in envs:
+        places = {n: _placement(pooled[n], env) for n in order}
+        for name, (_, offset, _, _) in places.items():
+            assert offset % alignment == 0, name
+        for i, j in conflicts:
+            a, b = names[i], names[j]
+            if a in places and b in places and places[a][0] == places[b][0]:
+                (_, oa, sa, _), (_, ob, sb, _) = places[a], places[b]
+                assert oa + sa <= ob or ob + sb <= oa, f"{a} and {b} overlap"
+        static = [n for n in order if places[n][3]]
+        index = {n: k for k, n in enumerate(static)}
+        problem = Problem(
+            [Buffer(n, places[n][2]) for n in static],
+            conflicts=[
+                (index[names[i]], index[names[j]]) for i, j in conflicts
+                if names[i] in index and names[j] in index
+                and places[names[i]][0] == places[names[j]][0]
+            ],
+        )
+        validate_plan(problem, np.array([places[n][1] for n in static], dtype=np.int64))
+
+    attributes = module.attributes
+    assert attributes["hipdnn.buffer_count"] == IntegerAttr(len(order), 64)
+    places = {n: _placement(pooled[n], envs[0]) for n in order}
+    assert _values(attributes["hipdnn.buffer_offsets"]) == [
+        places[n][1] if places[n][3] else -1 for n in order
+    ]
+    pools = sorted(
+        (op for op in function.walk() if isinstance(op, GetPoolOp)), key=lambda p: p.domain
+    )
+    assert [p.domain for p in pools] == list(range(len(pools)))
+    if len(pools) > 1:
+        assert attributes["hipdnn.domain_count"] == IntegerAttr(len(pools), 64)
+        assert _values(attributes["hipdnn.buffer_domains"]) == [places[n][0] for n in order]
+    else:
+        assert "hipdnn.domain_count" not in attributes
+    if all(isinstance(p.size.owner, arith.ConstantOp) for p in pools[:1]):
+        assert attributes["hipdnn.pool_size"] == IntegerAttr(_evaluate(pools[0].size, {}), 64)
+    assert not [op for op in function.walk() if isinstance(op, memref.DeallocOp)
+                if op.memref.name_hint in pooled]
+    if not any("?" in str(v.type) for v in pooled.values()):
+        # The checker reads constant shifts and static shapes only; to it a slab
+        # spans the whole pool, so slabs are checked above by evaluation instead.
+        assert check_module(module) == []
+    return module
+
+
+# ------------------------------------------------------------- sizes in the IR
+
+SIZES = """
+func.func @sizes(%ctx: !hip.context, %o: memref<4xf32>) {
+  %a = memref.alloc() : memref<3x5xf16>
+  hip.launch @k(%ctx) ins(%o : memref<4xf32>) outs(%a : memref<3x5xf16>)
+  %b = memref.alloc() : memref<7xindex>
+  hip.launch @k(%ctx) ins(%a : memref<3x5xf16>) outs(%b : memref<7xindex>)
+  %c = memref.alloc() : memref<9xi1>
+  hip.launch @k(%ctx) ins(%b : memref<7xindex>) outs(%c : memref<9xi1>)
+  %s = memref.alloc() : memref<2x3xf32, strided<[8, 1], offset: 5>>
+  hip.launch @k(%ctx) ins(%c : memref<9xi1>) outs(%s : memref<2x3xf32, strided<[8, 1], offset: 5>>)
+  hip.launch @k(%ctx) ins(%s : memref<2x3xf32, strided<[8, 1], offset: 5>>) outs(%o : memref<4xf32>)
+  return
+}
+"""
+
+
+def test_byte_sizes_of_element_types_and_strided_spans():
+    module = check_plan(SIZES, [{}], alignment=1)
+    places = {n: _placement(v, {}) for n, v in _pooled(_function(module)).items()}
+    # f16 x 15, index x 7, i1 x 9 (a byte each), and the strided span
+    # 5 + (1 * 8 + 2 * 1 + 1) = 16 f32 elements.
+    assert {n: p[2] for n, p in places.items()} == {"a": 30, "b": 56, "c": 9, "s": 64}
+    cast = _pooled(_function(module))["s"].owner
+    assert isinstance(cast, memref.ReinterpretCastOp)
+
+
+def test_offsets_are_bytes_whatever_the_element_type():
+    module = check_plan(SIZES, [{}], alignment=1)
+    places = {n: _placement(v, {}) for n, v in _pooled(_function(module)).items()}
+    # a chain: each buffer conflicts only with its neighbours; b and s (56 and 64
+    # bytes) must sit beside a and c, so some offset is not a multiple of 4 or 8
+    # elements' worth unless the shift is in bytes.
+    offsets = _values(module.attributes["hipdnn.buffer_offsets"])
+    assert offsets == [places[n][1] for n in ("a", "b", "c", "s")]
+    assert module.attributes["hipdnn.pool_size"].value.data >= 56 + 30
+
+
+def test_alignment_rounds_offsets_and_the_static_region():
+    module = check_plan(SIZES, [{}], alignment=128)
+    size = module.attributes["hipdnn.pool_size"].value.data
+    assert size % 128 == 0 and size >= 2 * 128
+
+
+# ------------------------------------------------------------- host and device
+
+HOST = """
+func.func @host(%ctx: !hip.context, %x: i64, %o: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<32xi64>
+  memref.store %x, %a[%c0] : memref<32xi64>
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>)
+  %b = memref.alloc() : memref<32xi64>
+  memref.store %x, %b[%c0] : memref<32xi64>
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.synchronize(%ctx)
+  %c = memref.alloc() : memref<32xi64>
+  memref.store %x, %c[%c0] : memref<32xi64>
+  hip.cast(%ctx) ins(%c : memref<32xi64>) outs(%o : memref<32xf32>)
+  memref.dealloc %a : memref<32xi64>
+  return
+}
+"""
+
+
+def test_host_fed_buffers_stay_apart_until_a_synchronize():
+    module = check_plan(HOST, [{}])
+    offsets = _values(module.attributes["hipdnn.buffer_offsets"])
+    assert offsets[0] != offsets[1]
+    assert offsets[2] in offsets[:2]
+
+
+# ------------------------------------------------------------- dynamic sizes and domains
+
+DYNAMIC = """
+func.func @dynamic(%ctx: !hip.context, %n: index, %m: index, %o: memref<?xf32>) {
+  %a = memref.alloc(%n) : memref<?xf32>
+  hip.launch @k(%ctx) ins(%o : memref<?xf32>) outs(%a : memref<?xf32>)
+  %s = memref.alloc() : memref<100xf32>
+  hip.launch @k(%ctx) ins(%a : memref<?xf32>) outs(%s : memref<100xf32>)
+  %b = memref.alloc(%m) : memref<?xf32>
+  hip.launch @k(%ctx) ins(%s : memref<100xf32>) outs(%b : memref<?xf32>)
+  %c = memref.alloc(%n) : memref<?x2xf16>
+  hip.launch @k(%ctx) ins(%b : memref<?xf32>) outs(%c : memref<?x2xf16>)
+  %k = arith.muli %n, %m : index
+  %d = memref.alloc(%k) : memref<?xi8>
+  hip.launch @k(%ctx) ins(%c : memref<?x2xf16>) outs(%d : memref<?xi8>)
+  %e = memref.alloc(%k) : memref<?xi8>
+  hip.launch @k(%ctx) ins(%d : memref<?xi8>) outs(%e : memref<?xi8>)
+  %f = memref.alloc(%k) : memref<?xi8>
+  hip.launch @k(%ctx) ins(%e : memref<?xi8>) outs(%f : memref<?xi8>)
+  hip.launch @k(%ctx) ins(%f : memref<?xi8>) outs(%o : memref<?xf32>)
+  return
+}
+"""
+ENVS = [{"n": 1, "m": 1}, {"n": 3, "m": 700}, {"n": 1000, "m": 5}, {"n": 0, "m": 64}]
+
+
+def test_dynamic_slabs_and_a_second_domain():
+    module = check_plan(DYNAMIC, ENVS)
+    pooled = _pooled(_function(module))
+    place = {n: _placement(v, ENVS[1]) for n, v in pooled.items()}
+    # %a and %c are 4*n bytes each (f32 x n, f16 x 2n) and ordered: one slab.
+    assert place["a"][1] == place["c"][1]
+    # %b (4*m bytes) needs a slab of its own.
+    assert place["b"][1] != place["a"][1]
+    # %k is defined after the first buffer: d, e, f go to domain 1, and d and f
+    # (ordered, same SSA size) share a slab while e sits beside them.
+    assert [place[n][0] for n in "abcdef" if n != "s"] == [0, 0, 0, 1, 1, 1]
+    assert place["d"][1] == place["f"][1] != place["e"][1]
+    # The first slab of a domain starts at the static region's end, a constant.
+    assert _values(module.attributes["hipdnn.buffer_offsets"]) == [512, 0, -1, 512, 0, -1, 0]
+    assert _values(module.attributes["hipdnn.pool_sizes"]) == [512, 0]
+
+
+def test_pool_sizes_cover_every_buffer_at_run_time():
+    module = check_plan(DYNAMIC, ENVS)
+    function = _function(module)
+    pools = {p.domain: p for p in function.walk() if isinstance(p, GetPoolOp)}
+    for env in ENVS:
+        for name, value in _pooled(function).items():
+            domain, offset, size, _ = _placement(value, env)
+            assert offset + size <= _evaluate(pools[domain].size, env), (name, env)
+
+
+# ------------------------------------------------------------- random programs
+
+
+def random_program(seed: int) -> str:
+    """A single-block function of kernels, host stores, synchronizes, views and
+    frees over static and dynamic buffers, one size defined part-way."""
+    rng = random.Random(seed)
+    lines = [
+        f"func.func @f{seed}(%ctx: !hip.context, %n: index, %x: i64, %o: memref<16xf32>) {{",
+        "  %c0 = arith.constant 0 : index",
+    ]
+    live: list[tuple[str, str, str | None]] = [("%o", "memref<16xf32>", None)]
+    sizes = ["%n"]
+    frees: list[tuple[str, str]] = []
+    for k in range(rng.randint(3, 14)):
+        roll = rng.random()
+        if roll < 0.1 and "%late" not in sizes:
+            lines.append("  %late = arith.addi %n, %n : index")
+            sizes.append("%late")
+        elif roll < 0.2:
+            lines.append("  hip.synchronize(%ctx)")
+        if rng.random() < 0.3:
+            size = rng.choice(sizes)
+            t = rng.choice(["memref<?xf32>", "memref<?xi8>"])
+            lines.append(f"  %t{k} = memref.alloc({size}) : {t}")
+        else:
+            t = f"memref<{rng.choice([1, 7, 64, 300])}x{rng.choice(['f32', 'i64', 'f16'])}>"
+            lines.append(f"  %t{k} = memref.alloc() : {t}")
+        name = f"%t{k}"
+        if rng.random() < 0.3 and "?" not in t and "i64" in t:
+            lines.append(f"  memref.store %x, {name}[%c0] : {t}")
+        src, src_t, _ = rng.choice(live[-4:])
+        lines.append(f"  hip.launch @k{k}(%ctx) ins({src} : {src_t}) outs({name} : {t})")
+        if rng.random() < 0.2 and "?" not in t:
+            lines.append(f"  %v{k} = memref.cast {name} : {t} to {t}")
+            lines.append(f"  hip.launch @r{k}(%ctx) ins(%v{k} : {t}) outs(%o : memref<16xf32>)")
+        if rng.random() < 0.2 and "?" not in t and "i64" in t:
+            lines.append(f"  %l{k} = memref.load {name}[%c0] : {t}")
+        live.append((name, t, None))
+        if rng.random() < 0.3:
+            frees.append((name, t))
+    last, last_t, _ = live[-1]
+    lines.append(f"  hip.launch @out(%ctx) ins({last} : {last_t}) outs(%o : memref<16xf32>)")
+    lines.extend(f"  memref.dealloc {n} : {t}" for n, t in frees)
+    lines.append("  return")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_programs(seed):
+    text = random_program(seed)
+    check_plan(text, [{"n": 1}, {"n": 77}, {"n": 4096}], strategy=("greedy", "best")[seed % 2],
+               time_limit=0.1)
+
+
+# ------------------------------------------------------------- left alone
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "func.func @no_context(%n: index) {\n  %a = memref.alloc() : memref<4xf32>\n"
+        "  memref.dealloc %a : memref<4xf32>\n  return\n}\n",
+        "func.func @nothing(%ctx: !hip.context) {\n  return\n}\n",
+        "func.func @returned(%ctx: !hip.context, %o: memref<4xf32>) -> memref<4xf32> {\n"
+        "  %a = memref.alloc() : memref<4xf32>\n"
+        "  hip.launch @k(%ctx) ins(%o : memref<4xf32>) outs(%a : memref<4xf32>)\n"
+        "  return %a : memref<4xf32>\n}\n",
+    ],
+)
+def test_nothing_to_pool_reports_no_change(text):
+    module = _parse(text)
+    assert not PoolAllocs().run(Context(), module)
+    assert not [op for op in module.walk() if isinstance(op, GetPoolOp)]
+    assert "hipdnn.pool_size" not in module.attributes
+
+
+def test_a_second_run_changes_nothing():
+    module = _parse(HOST)
+    assert PoolAllocs().run(Context(), module)
+    text = str(module)
+    assert not PoolAllocs().run(Context(), module)
+    assert str(module) == text
+
+
+def test_several_pooled_functions_record_their_plans_on_themselves():
+    module = _parse(HOST + SIZES)
+    assert PoolAllocs().run(Context(), module)
+    functions = [op for op in module.walk() if op.name == "func.func"]
+    assert [f.attributes["hipdnn.buffer_count"].value.data for f in functions] == [3, 4]
+    assert not [k for k in module.attributes if k.startswith("hipdnn.")]
