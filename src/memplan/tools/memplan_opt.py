@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, OpResult
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 import memplan
@@ -28,8 +29,9 @@ from memplan.diagnostics import (
     UserError,
     diagnostic_handler,
     emit,
+    location_of,
 )
-from memplan.printer import print_module
+from memplan.printing import print_module
 from memplan.passes.registry import PASSES, passes_by_name
 from memplan.tools.expected_diagnostics import check, collect_expectations
 from memplan.tools.pipeline import (
@@ -157,25 +159,56 @@ class _Timing:
         return "\n".join(lines)
 
 
-def _print_module(module: ModuleOp, args: argparse.Namespace) -> str:
+def _print_module(module: ModuleOp, args: argparse.Namespace, ctx: Context) -> str:
     buffer = io.StringIO()
     print_module(
         module,
         buffer,
         generic=args.mlir_print_op_generic,
         debuginfo=args.mlir_print_debuginfo,
+        dialects=ctx.loaded_dialects,
     )
     return buffer.getvalue()
 
 
 def _verify(module: ModuleOp) -> None:
     """Verify op by op so a failure names the op that failed, with its location."""
+    positions: dict[Block, dict[Operation, int]] = {}
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
         except Exception as error:  # xDSL verifiers raise more than VerifyException
             message = str(error).strip() or type(error).__name__
+            # Dialects often prefix the op already ("'hip.add' op ..."; xDSL "op ...").
+            message = message.removeprefix(f"'{op.name}' op ").removeprefix("op ")
             raise UserError(f"'{op.name}' op {message}", op=op) from None
+        _check_dominance(op, positions)
+
+
+def _check_dominance(op: Operation, positions: dict[Block, dict[Operation, int]]) -> None:
+    """xDSL does not check that a value is defined before its use in a block (MLIR
+    does); without this a use before the definition parses and runs on garbage."""
+    for number, operand in enumerate(op.operands):
+        if not isinstance(operand, OpResult):
+            continue
+        block = operand.op.parent_block()
+        region = block.parent if block is not None else None
+        if block is None or region is None or len(region.blocks) != 1:
+            continue  # several blocks: the CFG decides, not the order
+        if isinstance(region.parent, ModuleOp):
+            continue  # a graph region
+        user: Operation | None = op
+        while user is not None and user.parent_block() is not block:
+            user = user.parent_op()
+        order = positions.get(block)
+        if order is None:
+            order = positions[block] = {o: i for i, o in enumerate(block.ops)}
+        if user is None or order[user] <= order[operand.op]:
+            raise UserError(
+                f"'{op.name}' op operand #{number} does not dominate this use "
+                f"(it is defined at {location_of(operand.op)})",
+                op=op,
+            )
 
 
 def _run_chunk(
@@ -201,7 +234,7 @@ def _run_chunk(
             if args.mlir_print_ir_before_all:
                 print(f"// -----// IR Dump Before {scheduled.spelled} //----- //",
                       file=sys.stderr)
-                sys.stderr.write(_print_module(module, args))
+                sys.stderr.write(_print_module(module, args, ctx))
             start = time.perf_counter()
             scheduled.instance.apply(ctx, module)
             timing.add(scheduled.spelled, time.perf_counter() - start)
@@ -210,11 +243,11 @@ def _run_chunk(
             if args.mlir_print_ir_after_all:
                 print(f"// -----// IR Dump After {scheduled.spelled} //----- //",
                       file=sys.stderr)
-                sys.stderr.write(_print_module(module, args))
+                sys.stderr.write(_print_module(module, args, ctx))
         if passes and not args.verify_each:
             _verify(module)
         start = time.perf_counter()
-        printed = _print_module(module, args)
+        printed = _print_module(module, args, ctx)
         timing.add("Output", time.perf_counter() - start)
         return printed
     except UserError as error:

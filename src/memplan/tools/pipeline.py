@@ -8,6 +8,8 @@ initializer itself, so an anchor narrows nothing.
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from dataclasses import dataclass
 
 from xdsl.passes import ModulePass
@@ -92,12 +94,51 @@ def instantiate(spec: ArgSpec) -> ScheduledPass:
             f"(memplan-opt --help lists them)"
         )
     cls = info.load()
-    canonical = ArgSpec(cls.name, spec.parameters)
+    _check_options(spec, cls)
+    canonical = ArgSpec(cls.name, _bare_flags_as_true(cls, spec.parameters))
     try:
         instance = cls.from_pass_spec(canonical)
     except (ValueError, TypeError) as error:
         raise UserError(f"invalid options for pass '{spec.name}': {error}") from None
     return ScheduledPass(info, instance, spec.name)
+
+
+_SCALARS = {"bool": bool, "int": int, "str": str, "float": (int, float)}
+
+
+def _check_options(spec: ArgSpec, cls: type[ModulePass]) -> None:
+    """Name the option and the value at fault in MLIR's spelling (`host-ordering`),
+    rather than xDSL's message about Python fields and types."""
+    fields = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
+    spelled = sorted(name.replace("_", "-") for name in fields if name != "name")
+    for key, values in spec.parameters.items():
+        field = fields.get(key.replace("-", "_"))
+        if field is None:
+            known = ", ".join(spelled) if spelled else "none"
+            raise UserError(
+                f"invalid options for pass '{spec.name}': no option '{key}' "
+                f"(its options: {known})"
+            )
+        expected = _SCALARS.get(str(field.type).removesuffix(" | None"))
+        if expected is None or len(values) != 1 or isinstance(values[0], expected):
+            continue
+        if expected is int and isinstance(values[0], bool):
+            continue
+        raise UserError(
+            f"invalid options for pass '{spec.name}': option '{key}' expects "
+            f"{str(field.type)}, got '{values[0]}'"
+        )
+
+
+def _bare_flags_as_true(cls: type[ModulePass], parameters: dict) -> dict:
+    """MLIR reads a bare `{debug}` as `debug=true`; xDSL as no value at all."""
+    hints = typing.get_type_hints(cls)
+    fixed = dict(parameters)
+    for name, values in parameters.items():
+        hint = hints.get(name.replace("-", "_"))
+        if values == () and hint is not None and bool in (hint, *typing.get_args(hint)):
+            fixed[name] = (True,)
+    return fixed
 
 
 def pass_spec_from_flag(name: str, options: str | None) -> str:

@@ -1,0 +1,4 @@
+func.func @f() {
+  // café in Latin-1
+  return
+}
