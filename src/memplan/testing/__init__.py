@@ -1,0 +1,1 @@
+"""Test support that ships with memplan: random programs for fuzzing plans."""

@@ -1,0 +1,139 @@
+"""Fuzzing memory plans: random programs through every memory pipeline, then the
+plan checker and the interpreter.
+
+`memory_pipelines()` reads the pass registry, so a memory pass or pipeline that is
+registered later (`pool-allocs`, `hip-memory-plan`) is fuzzed without a change
+here. For each program the planless run under the late schedule is the reference;
+the program must itself be race-free (checker clean, same outputs under every
+schedule) or it is counted as a generator fault, not a plan violation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import permutations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+
+from memplan.context import make_context
+from memplan.diagnostics import UserError, diagnostic_handler
+from memplan.interpreter import Schedule, run_function
+from memplan.interpreter.differential import Outcome
+from memplan.passes.registry import PASSES
+from memplan.passes.verify_memory_plan import check_module
+from memplan.testing.random_programs import Program
+from memplan.tools.memplan_opt import _verify
+from memplan.tools.pipeline import parse_pass_pipeline
+from memplan.tools.source import parse_module
+
+__all__ = ["FuzzStats", "Finding", "fuzz_program", "memory_pipelines"]
+
+MEMORY_PASSES = ("materialize-host-scalars", "optimize-memrefs", "pool-allocs")
+"""The memory passes, in no particular order; those registered are fuzzed."""
+MEMORY_PIPELINES = ("hip-memory-plan",)
+
+
+def memory_pipelines() -> list[tuple[str, ...]]:
+    """Each registered memory pass alone, all of them in every order, and each
+    registered memory pipeline."""
+    registered = {info.name for info in PASSES}
+    passes = [name for name in MEMORY_PASSES if name in registered]
+    found: list[tuple[str, ...]] = [(name,) for name in passes]
+    if len(passes) > 1:
+        found += [order for order in permutations(passes)]
+    found += [(name,) for name in MEMORY_PIPELINES if name in registered]
+    return found
+
+
+def fuzz_schedules(seed: int, random_count: int = 2) -> list[Schedule]:
+    return [Schedule("late"), Schedule("early"),
+            *(Schedule("random", seed * 7919 + i) for i in range(random_count))]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A plan that breaks the execution model (or a program the fuzzer got wrong)."""
+
+    kind: str
+    """`checker`, `interpreter`, `pass-error`, `verifier` or `generator`."""
+    pipeline: tuple[str, ...]
+    detail: str
+    program: str
+
+
+@dataclass
+class FuzzStats:
+    programs: int = 0
+    buffers: int = 0
+    pipelines: int = 0
+    schedules: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def violations(self) -> int:
+        return sum(1 for f in self.findings if f.kind != "generator")
+
+    def add(self, other: FuzzStats) -> None:
+        self.programs += other.programs
+        self.buffers += other.buffers
+        self.pipelines += other.pipelines
+        self.schedules += other.schedules
+        self.findings += other.findings
+
+
+def _apply(ctx: Context, module: ModuleOp, pipeline: Sequence[str]) -> None:
+    """Run each pipeline element (`name` or `name{options}`) as memplan-opt would."""
+    for text in pipeline:
+        for scheduled in parse_pass_pipeline(text):
+            scheduled.instance.apply(ctx, module)
+
+
+def _runs(module: ModuleOp, schedules: Sequence[Schedule], seed: int) -> list[Outcome]:
+    return [run_function(module, "main", schedule, seed) for schedule in schedules]
+
+
+def fuzz_program(program: Program, seed: int = 0,
+                 pipelines: Sequence[tuple[str, ...]] | None = None,
+                 random_schedules: int = 2) -> FuzzStats:
+    """Plan `program` with every pipeline; check each plan and run it."""
+    stats = FuzzStats(programs=1, buffers=program.buffers)
+    pipelines = memory_pipelines() if pipelines is None else list(pipelines)
+    schedules = fuzz_schedules(seed, random_schedules)
+    ctx = make_context()
+    before = parse_module(ctx, program.text, "fuzz.mlir")
+    if check_module(before):
+        stats.findings.append(Finding("generator", (), "the input races (checker)", program.text))
+        return stats
+    reference = _runs(before, schedules, seed)
+    stats.schedules += len(schedules)
+    if reference[0].error or any(not r.same_as(reference[0]) for r in reference):
+        stats.findings.append(Finding("generator", (), "the input races or fails (interpreter)",
+                                      program.text))
+        return stats
+    for pipeline in pipelines:
+        stats.pipelines += 1
+        after = parse_module(ctx, program.text, "fuzz.mlir")
+        try:
+            with diagnostic_handler(lambda d: None):
+                _apply(ctx, after, pipeline)
+        except UserError as error:
+            stats.findings.append(Finding("pass-error", pipeline, error.message, program.text))
+            continue
+        try:
+            _verify(after)
+        except UserError as error:
+            stats.findings.append(Finding("verifier", pipeline, error.message, program.text))
+            continue
+        violations = check_module(after)
+        if violations:
+            stats.findings.append(Finding("checker", pipeline, violations[0].message,
+                                          program.text))
+        for schedule, expected, got in zip(schedules, reference, _runs(after, schedules, seed)):
+            stats.schedules += 1
+            if not got.same_as(expected):
+                detail = f"under {schedule}: {got.error or 'outputs differ'}"
+                stats.findings.append(Finding("interpreter", pipeline, detail, program.text))
+                break
+    return stats

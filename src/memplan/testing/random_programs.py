@@ -1,0 +1,462 @@
+"""Random race-free programs for fuzzing the memory passes.
+
+A program is one `func.func @main` of kernels, host loads and stores, views,
+`scf.for`/`scf.if`, synchronizes, dynamic sizes and returns. The generator keeps
+it race-free and deterministic under DESIGN.md section 2, so any difference a plan
+makes is the plan's fault:
+
+- a buffer is read (by a kernel or the host) only after it was entirely written
+  (by a kernel's `outs`, a `hip.fill`, or a host `memref.copy`);
+- a host store waits for device work that reads or writes its buffer, and a host
+  load for device work that writes it: the generator inserts `hip.synchronize`
+  where needed (and, at the end of a loop body whose host accesses could meet the
+  previous iteration's kernels);
+- values the host loads flow into stores, so a clobbered load changes the outputs.
+
+Choices come from a `Choices` object: `random.Random`-driven for the benchmark, or
+hypothesis-driven (`HypothesisChoices`) so that failures shrink.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+__all__ = ["Choices", "HypothesisChoices", "Program", "RandomChoices", "generate"]
+
+T = TypeVar("T")
+
+_ELEMENTS = ("f32", "f32", "f16", "i32", "i64")
+_SIZES = (1, 2, 4, 8, 16, 32)
+_UNARY = ("relu", "exp", "neg", "abs", "silu", "copy", "softmax", "tanh")
+_BINARY = ("add", "sub", "mul", "max")
+_DYNAMIC = 4
+"""The value of the `%n` index argument in interpreted runs."""
+
+
+class Choices(Protocol):
+    def integer(self, low: int, high: int) -> int: ...
+
+    def choice(self, items: Sequence[T]) -> T: ...
+
+    def chance(self, percent: int) -> bool: ...
+
+
+class RandomChoices:
+    """Choices from a seeded `random.Random`."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def integer(self, low: int, high: int) -> int:
+        return self.rng.randint(low, high)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.rng.randrange(len(items))]
+
+    def chance(self, percent: int) -> bool:
+        return self.rng.randrange(100) < percent
+
+
+class HypothesisChoices:
+    """Choices drawn from hypothesis's `data` (so failing programs shrink)."""
+
+    def __init__(self, data: Any):
+        from hypothesis import strategies as st
+
+        self.data = data
+        self.st = st
+
+    def integer(self, low: int, high: int) -> int:
+        return self.data.draw(self.st.integers(low, high))
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.integer(0, len(items) - 1)]
+
+    def chance(self, percent: int) -> bool:
+        return self.integer(0, 99) < percent
+
+
+@dataclass(eq=False)
+class _Buffer:
+    name: str
+    element: str
+    size: int | None
+    """Elements of a 1-D buffer; None when dynamic (`%n` at run time)."""
+    root: _Buffer | None = None
+    view_type: str | None = None
+    """The type of a view, when this is a view of `root`."""
+    covers_root: bool = True
+    rank2: bool = False
+
+    @property
+    def type(self) -> str:
+        if self.view_type is not None:
+            return self.view_type
+        return f"memref<{'?' if self.size is None else self.size}x{self.element}>"
+
+    @property
+    def base(self) -> _Buffer:
+        return self.root or self
+
+
+@dataclass
+class _State:
+    initialized: set[int] = field(default_factory=set)
+    device_reads: set[int] = field(default_factory=set)
+    device_writes: set[int] = field(default_factory=set)
+
+    def copy(self) -> _State:
+        return _State(set(self.initialized), set(self.device_reads), set(self.device_writes))
+
+
+@dataclass(frozen=True)
+class Program:
+    text: str
+    buffers: int
+    """Allocations in the program."""
+
+
+class _Generator:
+    def __init__(self, choices: Choices, max_ops: int):
+        self.c = choices
+        self.max_ops = max_ops
+        self.lines: list[str] = []
+        self.counter = 0
+        self.allocations = 0
+        self.constants: dict[tuple[int, str], str] = {}
+        self.state = _State()
+        self.scopes: list[list[_Buffer]] = [[]]
+        self.indent = 1
+        self.host_accessed: set[int] = set()
+        self.values: list[tuple[str, str]] = []  # (ssa name, element type) loaded values
+
+    # ---------------------------------------------------------------- helpers
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"%{prefix}{self.counter}"
+
+    def emit(self, line: str) -> None:
+        self.lines.append("  " * self.indent + line)
+
+    def index(self, value: int) -> str:
+        key = (value, "index")
+        if key not in self.constants:
+            name = f"%c{value}"
+            self.constants[key] = name
+            self.preamble.append(f"  {name} = arith.constant {value} : index")
+        return self.constants[key]
+
+    def buffers(self) -> list[_Buffer]:
+        return [b for scope in self.scopes for b in scope]
+
+    def readable(self) -> list[_Buffer]:
+        return [b for b in self.buffers() if id(b.base) in self.state.initialized]
+
+    def sync(self) -> None:
+        self.emit("hip.synchronize(%ctx)")
+        self.state.device_reads.clear()
+        self.state.device_writes.clear()
+
+    def host_access(self, buffer: _Buffer, write: bool) -> None:
+        key = id(buffer.base)
+        pending = self.state.device_writes | (self.state.device_reads if write else set())
+        if key in pending:
+            self.sync()
+        self.host_accessed.add(key)
+
+    def elements(self, buffer: _Buffer) -> int:
+        size = buffer.size if buffer.size is not None else _DYNAMIC
+        return max(size, 1)
+
+    # -------------------------------------------------------------- ops
+
+    def alloc(self) -> _Buffer:
+        element = self.c.choice(_ELEMENTS)
+        dynamic = self.c.chance(20)
+        size = None if dynamic else self.c.choice(_SIZES)
+        buffer = _Buffer(self.fresh("buf"), element, size)
+        self.allocations += 1
+        sizes = "%n" if dynamic else ""
+        self.emit(f"{buffer.name} = memref.alloc({sizes}) : {buffer.type}")
+        self.scopes[-1].append(buffer)
+        return buffer
+
+    def view(self) -> None:
+        candidates = [b for b in self.buffers() if b.root is None]
+        if not candidates:
+            return
+        source = self.c.choice(candidates)
+        name = self.fresh("view")
+        t = source.type
+        kind = self.c.integer(0, 2)
+        if source.size is not None and source.size >= 2 and kind == 0:
+            length = self.c.integer(1, source.size - 1)
+            offset = self.c.integer(0, source.size - length)
+            vt = f"memref<{length}x{source.element}, strided<[1], offset: {offset}>>"
+            self.emit(f"{name} = memref.subview {source.name}[{offset}] [{length}] [1] : {t} to {vt}")
+            view = _Buffer(name, source.element, length, source, vt, covers_root=False)
+        elif source.size is not None and source.size % 2 == 0 and kind == 1:
+            half = source.size // 2
+            vt = f"memref<2x{half}x{source.element}>"
+            self.emit(f"{name} = memref.expand_shape {source.name} [[0, 1]] output_shape [2, {half}] : {t} into {vt}")
+            view = _Buffer(name, source.element, source.size, source, vt, rank2=True)
+        else:
+            vt = f"memref<?x{source.element}>"
+            if source.size is None:
+                return
+            self.emit(f"{name} = memref.cast {source.name} : {t} to {vt}")
+            view = _Buffer(name, source.element, source.size, source, vt)
+        self.scopes[-1].append(view)
+
+    def _same_kind(self, like: _Buffer, pool: list[_Buffer]) -> list[_Buffer]:
+        return [b for b in pool if b.element == like.element and b.type == like.type]
+
+    def kernel(self) -> None:
+        readable = self.readable()
+        kind = self.c.integer(0, 9)
+        if kind == 0 or not readable:
+            out = self.output_for(None)
+            if out.element.startswith("f"):
+                value = f"{self.c.integer(-4, 4)}.5 : {out.element}"
+            else:
+                value = f"{self.c.integer(-4, 4)} : {out.element}"
+            self.emit(f"hip.fill(%ctx) outs({out.name} : {out.type}) {{value = {value}}}")
+            self.device_write(out)
+            return
+        source = self.c.choice(readable)
+        if kind <= 4:
+            op = self.c.choice(_UNARY)
+            if op == "copy" or not source.element.startswith("f"):
+                op = self.c.choice(("copy", "abs", "neg"))
+            out = self.output_for(source)
+            self.emit(f"hip.{op}(%ctx) ins({source.name} : {source.type}) outs({out.name} : {out.type})")
+        elif kind <= 6:
+            others = self._same_kind(source, readable)
+            other = self.c.choice(others)
+            op = self.c.choice(_BINARY)
+            out = self.output_for(source)
+            self.emit(
+                f"hip.{op}(%ctx) ins({source.name}, {other.name} : {source.type}, {other.type}) "
+                f"outs({out.name} : {out.type})")
+            self.device_read(other)
+        elif kind == 7:
+            element = self.c.choice([e for e in _ELEMENTS if e != source.element] or [source.element])
+            out = self.output_for(source, element)
+            self.emit(f"hip.cast(%ctx) ins({source.name} : {source.type}) outs({out.name} : {out.type})")
+        else:
+            out = self.output_for(None)
+            extra = self.c.choice(readable)
+            self.emit(
+                f"hip.launch @mystery{self.c.integer(0, 2)}(%ctx) ins({source.name}, {extra.name} : "
+                f"{source.type}, {extra.type}) outs({out.name} : {out.type})")
+            self.device_read(extra)
+        self.device_read(source)
+        self.device_write(out)
+
+    def output_for(self, like: _Buffer | None, element: str | None = None) -> _Buffer:
+        """A buffer to write: a whole buffer of `like`'s shape, or a new one."""
+        want_element = element or (like.element if like else None)
+        want_size = like.size if like else None
+        pool = [
+            b for b in self.buffers()
+            if (b.covers_root or id(b.base) in self.state.initialized)
+            and (want_element is None or b.element == want_element)
+            and (like is None or (b.size == want_size and b.view_type == like.view_type))
+        ]
+        if pool and self.c.chance(40):
+            return self.c.choice(pool)
+        buffer = _Buffer(self.fresh("buf"), want_element or self.c.choice(_ELEMENTS),
+                         want_size if like is not None else self.c.choice(_SIZES))
+        self.allocations += 1
+        sizes = "%n" if buffer.size is None else ""
+        self.emit(f"{buffer.name} = memref.alloc({sizes}) : {buffer.type}")
+        self.scopes[-1].append(buffer)
+        return buffer
+
+    def device_read(self, buffer: _Buffer) -> None:
+        self.state.device_reads.add(id(buffer.base))
+
+    def device_write(self, buffer: _Buffer) -> None:
+        self.state.device_writes.add(id(buffer.base))
+        if buffer.covers_root:
+            self.state.initialized.add(id(buffer.base))
+
+    def host_load(self) -> None:
+        readable = self.readable()
+        if not readable:
+            return
+        source = self.c.choice(readable)
+        self.host_access(source, write=False)
+        idx = self.indices(source)
+        name = self.fresh("v")
+        self.emit(f"{name} = memref.load {source.name}[{idx}] : {source.type}")
+        self.values.append((name, source.element))
+
+    def indices(self, buffer: _Buffer) -> str:
+        if buffer.rank2:
+            half = max(self.elements(buffer) // 2, 1)
+            return f"{self.index(self.c.integer(0, 1))}, {self.index(self.c.integer(0, half - 1))}"
+        return self.index(self.c.integer(0, self.elements(buffer) - 1))
+
+    def host_store(self) -> None:
+        targets = self.readable()
+        if not targets:
+            return
+        target = self.c.choice(targets)
+        matching = [v for v, e in self.values if e == target.element]
+        if matching:
+            value = self.c.choice(matching)
+        else:
+            value = self.fresh("k")
+            literal = f"{self.c.integer(-9, 9)}.25" if target.element.startswith("f") else str(self.c.integer(-9, 9))
+            self.emit(f"{value} = arith.constant {literal} : {target.element}")
+        self.host_access(target, write=True)
+        self.emit(f"memref.store {value}, {target.name}[{self.indices(target)}] : {target.type}")
+
+    def host_init(self) -> None:
+        """A fresh buffer the host fills element by element (the seed's host-fed
+        buffers), with values no other buffer holds."""
+        element = self.c.choice(("i64", "i32", "f32"))
+        size = self.c.choice((1, 2, 4, 32))
+        buffer = _Buffer(self.fresh("fed"), element, size)
+        self.allocations += 1
+        self.emit(f"{buffer.name} = memref.alloc() : {buffer.type}")
+        self.scopes[-1].append(buffer)
+        self.counter += 1
+        literal = f"{self.counter}.5" if element.startswith("f") else str(self.counter)
+        value = self.fresh("k")
+        self.emit(f"{value} = arith.constant {literal} : {element}")
+        if size <= 2:
+            for i in range(size):
+                self.emit(f"memref.store {value}, {buffer.name}[{self.index(i)}] : {buffer.type}")
+        else:
+            iv = self.fresh("i")
+            self.emit(f"scf.for {iv} = {self.index(0)} to {self.index(size)} step {self.index(1)} {{")
+            self.emit(f"  memref.store {value}, {buffer.name}[{iv}] : {buffer.type}")
+            self.emit("}")
+        self.host_accessed.add(id(buffer))
+        self.state.initialized.add(id(buffer))
+
+    def host_copy(self) -> None:
+        readable = self.readable()
+        if not readable:
+            return
+        source = self.c.choice(readable)
+        targets = [b for b in self.buffers() if b.type == source.type and b.covers_root
+                   and b.base is not source.base]
+        if not targets:
+            return
+        target = self.c.choice(targets)
+        self.host_access(source, write=False)
+        self.host_access(target, write=True)
+        self.emit(f"memref.copy {source.name}, {target.name} : {source.type} to {target.type}")
+        self.state.initialized.add(id(target.base))
+
+    def loop(self, depth: int) -> None:
+        iv = self.fresh("i")
+        self.emit(f"scf.for {iv} = {self.index(0)} to {self.index(self.c.integer(1, 3))} step {self.index(1)} {{")
+        entry = self.state.copy()
+        self.nested(depth, loop=True)
+        self.emit("}")
+        self._keep_pending(entry)
+
+    def _keep_pending(self, entry: _State) -> None:
+        """A synchronize inside a loop or branch body orders nothing outside it
+        (DESIGN.md section 2: the body may not run), so work pending before the
+        region stays pending after it."""
+        live = {id(b.base) for b in self.buffers()}
+        self.state.device_reads |= entry.device_reads & live
+        self.state.device_writes |= entry.device_writes & live
+
+    def branch(self, depth: int) -> None:
+        self.emit("scf.if %flag {")
+        entry = self.state.copy()
+        self.nested(depth, loop=False)
+        then_state = self.state
+        self.state = entry.copy()
+        self.emit("} else {")
+        self.nested(depth, loop=False)
+        self.emit("}")
+        else_state = self.state
+        self.state = _State(
+            then_state.initialized & else_state.initialized,
+            then_state.device_reads | else_state.device_reads,
+            then_state.device_writes | else_state.device_writes,
+        )
+        self._keep_pending(entry)
+
+    def nested(self, depth: int, loop: bool) -> None:
+        self.indent += 1
+        self.scopes.append([])
+        outer_values = len(self.values)
+        accessed_before = set(self.host_accessed)
+        self.host_accessed = set()
+        for _ in range(self.c.integer(1, 4)):
+            self.statement(depth + 1)
+        if loop:
+            # The next iteration's host accesses meet this iteration's kernels.
+            pending = self.state.device_writes | self.state.device_reads
+            if self.host_accessed & pending:
+                self.sync()
+        self.host_accessed |= accessed_before
+        del self.values[outer_values:]
+        self.scopes.pop()
+        # Buffers of the inner scope are gone; forget their state.
+        live = {id(b.base) for b in self.buffers()}
+        for s in (self.state.initialized, self.state.device_reads, self.state.device_writes):
+            s.intersection_update(live)
+        self.indent -= 1
+
+    def statement(self, depth: int) -> None:
+        roll = self.c.integer(0, 99)
+        if roll < 6:
+            self.alloc()
+        elif roll < 14:
+            self.host_init()
+        elif roll < 45:
+            self.kernel()
+        elif roll < 57:
+            self.host_load()
+        elif roll < 69:
+            self.host_store()
+        elif roll < 74:
+            self.host_copy()
+        elif roll < 82:
+            self.view()
+        elif roll < 87:
+            self.sync()
+        elif roll < 94 and depth < 2:
+            self.loop(depth)
+        elif depth < 2:
+            self.branch(depth)
+
+    def run(self) -> Program:
+        self.preamble: list[str] = []
+        inputs = [_Buffer(f"%in{i}", e, s) for i, (e, s) in enumerate(
+            [(self.c.choice(_ELEMENTS), self.c.choice(_SIZES)) for _ in range(self.c.integer(1, 2))])]
+        for buffer in inputs:
+            self.scopes[0].append(buffer)
+            self.state.initialized.add(id(buffer))
+        for _ in range(self.c.integer(3, self.max_ops)):
+            self.statement(0)
+        roots = [b for b in self.scopes[0] if b.root is None and b not in inputs
+                 and id(b) in self.state.initialized]
+        returned = [b for b in roots if self.c.chance(50)][:3]
+        if not returned and roots:
+            returned = [roots[-1]]
+        args = ", ".join(["%ctx: !hip.context", *(f"{b.name}: {b.type}" for b in inputs),
+                          "%n: index", "%flag: i1"])
+        results = ", ".join(b.type for b in returned)
+        header = f"func.func @main({args}) -> ({results}) {{"
+        body = self.preamble + self.lines
+        ret = ("  return " + ", ".join(b.name for b in returned) + " : " + results) if returned else "  return"
+        return Program("\n".join([header, *body, ret, "}"]) + "\n", self.allocations)
+
+
+def generate(choices: Choices, max_ops: int = 14) -> Program:
+    """One random race-free program (`@main`)."""
+    return _Generator(choices, max_ops).run()
