@@ -43,8 +43,10 @@ def main(argv: list[str] | None = None) -> int:
                             f"{finding.detail}\n{finding.program}")
         total.add(stats)
         if args.progress and (i + 1) % args.progress == 0:
-            print(f"  {i + 1} programs, {total.violations} violations, "
-                  f"{time.perf_counter() - start:.0f} s", flush=True)
+            print(f"  programs {total.programs} buffers {total.buffers} plans "
+                  f"{total.pipelines} schedules {total.schedules} violations "
+                  f"{total.violations} generator {len(total.findings) - total.violations} "
+                  f"time {time.perf_counter() - start:.0f} s", flush=True)
     elapsed = time.perf_counter() - start
     kinds = Counter(f.kind for f in total.findings)
     by_pipeline = Counter("+".join(f.pipeline) for f in total.findings if f.kind != "generator")
