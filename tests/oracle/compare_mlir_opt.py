@@ -14,7 +14,7 @@ script), with REF = `mlir-opt` of the chunk (MLIR's own custom form):
 A chunk may restrict itself with a line `// oracle-checks: custom reparse`.
 
 `memplan` is `memplan-opt` by default; `--mlir-printer` parses with
-`memplan.context.make_context()` and prints with `memplan.dialects.memref.MlirBuiltinPrinter`
+`memplan.context.make_context()` and prints with `memplan.printing.builtin_syntax.MlirBuiltinPrinter`
 (in a child process of this script), which shows what memplan-opt prints once it
 uses that printer.
 
@@ -25,6 +25,7 @@ difference.
 """
 
 from __future__ import annotations
+
 
 import argparse
 import difflib
@@ -100,7 +101,7 @@ def print_with_mlir_printer(text: str, generic: bool) -> tuple[bool, str]:
     from xdsl.parser import Parser
 
     from memplan.context import make_context
-    from memplan.dialects.memref import MlirBuiltinPrinter
+    from memplan.printing import MlirPrinter as MlirBuiltinPrinter
 
     ctx = make_context()
     try:

@@ -22,15 +22,13 @@ own `verify_`, because the inherited one runs xDSL's definition as well.
 `MemRefMlirSyntax` is the resulting dialect; `memplan.context.make_context()`
 registers it in place of xDSL's `memref`. Ops built by code that instantiates xDSL's
 classes directly still print generically; `adopt_mlir_syntax` swaps them for these
-subclasses before printing. `MlirBuiltinPrinter` fixes what xDSL's builtin
-printing does differently in memref types (integer memory spaces) and float literals.
+subclasses before printing. `memplan.printing.builtin_syntax` fixes what xDSL's
+builtin printing does differently in memref types and float literals.
 """
 
 from __future__ import annotations
 
-import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from io import StringIO
 from collections.abc import Sequence
 from math import prod
@@ -98,7 +96,6 @@ __all__ = [
     "GlobalOp",
     "MemRefMlirSyntax",
     "MemorySpaceCastOp",
-    "MlirBuiltinPrinter",
     "RankOp",
     "adopt_mlir_syntax",
     "memory_space_cast_compatible",
@@ -775,87 +772,13 @@ class GlobalOp(xmemref.GlobalOp):
         printer.print_op_attributes(extra | self.attributes)
 
 
-# ---------------------------------------------------------------------------------
-# memref types
-# ---------------------------------------------------------------------------------
-
-
-class MlirBuiltinPrinter(Printer):
-    """A Printer that writes memref types and float literals as `mlir-opt` does.
-
-    Types and literals are printed by xDSL's builtin dialect, not by the ops, so
-    these fixes have to sit in the printer:
-    - MLIR elides the `i64` of an integer memory space (`memref<4xf32, 1>`); xDSL
-      prints `memref<4xf32, 1 : i64>`.
-    - MLIR prints NaN and infinities as upper-case bits (`0xFF800000`); xDSL
-      prints lower case.
-    - MLIR rounds the 6-digit exponential form half away from zero
-      (`3.140625 : bf16` prints `3.140630e+00`); xDSL rounds half to even.
-    MLIR reads xDSL's forms too; the fixes make the text identical to peer dumps.
-
-    Every override defers to `super()`, so memplan's tool printer can derive from
-    this class (`class MlirPrinter(MlirBuiltinPrinter)`) and keep its own
-    `print_attribute` (aliases) in front.
-    """
-
-    def print_float(self, value: float, type: AnyFloat) -> None:
-        if math.isnan(value) or math.isinf(value):
-            raw = type.pack((value,))
-            self.print_string(f"0x{raw[::-1].hex().upper()}")
-            return
-        text = _mlir_exponential(value)
-        if type.unpack(type.pack([float(text)]), 1)[0] == value:
-            self.print_string(text)
-        else:
-            super().print_float(value, type)
-
-    def print_attribute(self, attribute: Attribute) -> None:
-        if isinstance(attribute, MemRefType | UnrankedMemRefType) and _is_i64_int(
-            attribute.memory_space
-        ):
-            self._print_memref_type(attribute)
-            return
-        super().print_attribute(attribute)
-
-    def _print_memref_type(self, t: MemRefType | UnrankedMemRefType) -> None:
-        self.print_string("memref<")
-        if isinstance(t, UnrankedMemRefType):
-            self.print_string("*x")
-        elif t.get_num_dims():
-            self.print_dimension_list(t.get_shape())
-            self.print_string("x")
-        self.print_attribute(t.element_type)
-        if isinstance(t, MemRefType) and not isinstance(t.layout, NoneAttr):
-            self.print_string(", ")
-            self.print_attribute(t.layout)
-        space = cast(IntegerAttr, t.memory_space)
-        self.print_string(f", {space.value.data}>")
-
-
-def _mlir_exponential(value: float) -> str:
-    """`APFloat::toString(precision 6, padding 0, no truncation)`: six significant
-    digits rounded half away from zero, then one padding zero (`1.500000e+00`)."""
-    exact = Decimal(value)
-    if exact.is_zero():
-        return "-0.000000e+00" if math.copysign(1.0, value) < 0 else "0.000000e+00"
-    exponent = exact.adjusted()
-    mantissa = exact.scaleb(-exponent).quantize(Decimal("1.00000"), ROUND_HALF_UP)
-    if abs(mantissa) >= 10:
-        exponent += 1
-        mantissa = exact.scaleb(-exponent).quantize(Decimal("1.00000"), ROUND_HALF_UP)
-    sign = "-" if exponent < 0 else "+"
-    return f"{mantissa}0e{sign}{abs(exponent):02d}"
-
-
 def _text(attr: Attribute) -> str:
     """`attr` as MLIR prints it, for diagnostics that quote types."""
+    from memplan.printing.builtin_syntax import MlirBuiltinPrinter
+
     out = StringIO()
     MlirBuiltinPrinter(stream=out).print_attribute(attr)
     return out.getvalue()
-
-
-def _is_i64_int(attr: Attribute) -> bool:
-    return isinstance(attr, IntegerAttr) and attr.type == i64
 
 
 # ---------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 from xdsl.dialects import func, memref
 from xdsl.ir import Operation
 
-from memplan.printer import DefaultDialect
+from memplan.printing.structure import DefaultDialect
 from memplan.interfaces import (
     OperandEffects,
     PlannableAllocation,

@@ -19,22 +19,19 @@ the `AsmResultNames` trait (or an external model of it) names results that have 
 hint (`%cst`, a global load's `%<global>`, `arith.constant`'s `%c4`), as MLIR's
 `getAsmResultNames` does.
 
-`MlirNamingMixin` adds this to a `Printer`; `mlir_text_printer()` combines it with
-memplan-opt's printer (`memplan.printer.MlirPrinter`: `module`, default dialects,
-attribute aliases), and `print_mlir` prints with it.
+`MlirNamingMixin` adds this to a `Printer`; `memplan.printing.MlirPrinter`
+combines it with the other printing conventions.
 """
 
 from __future__ import annotations
 
-import io
 import re
-from functools import cache
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xdsl.traits import OpTrait
@@ -45,8 +42,6 @@ __all__ = [
     "AsmResultNames",
     "FixedResultNames",
     "MlirNamingMixin",
-    "mlir_text_printer",
-    "print_mlir",
     "sanitize_ssa_name",
 ]
 
@@ -278,34 +273,3 @@ class MlirNamingMixin(Printer):
             self._depth -= 1
             if self._depth == 0:
                 self._ssa = None
-
-
-@cache
-def mlir_text_printer() -> type[Printer]:
-    """memplan-opt's printer (`memplan.printer.MlirPrinter`: `module`, default
-    dialects, aliases) with MLIR's SSA names: it prints what `iree-opt` prints.
-
-    Imported lazily so that `memplan.printer` may itself derive from
-    `MlirNamingMixin`; then it is returned as is.
-    """
-    from memplan.printer import MlirPrinter
-
-    if issubclass(MlirPrinter, MlirNamingMixin):
-        return MlirPrinter
-
-    class MlirTextPrinter(MlirNamingMixin, MlirPrinter):
-        pass
-
-    return MlirTextPrinter
-
-
-def print_mlir(op: Operation, *, generic: bool = False) -> str:
-    """`op` printed as MLIR prints it (aliases first for a module), without a
-    trailing newline."""
-    stream = io.StringIO()
-    printer = mlir_text_printer()(stream=stream, print_generic_format=generic)
-    if isinstance(op, ModuleOp):
-        printer.print_module(op)
-    else:
-        printer.print_op(op)
-    return stream.getvalue()

@@ -1,10 +1,9 @@
-"""Printing IR the way mlir-opt and iree-opt print it.
+"""Op names and attribute aliases as mlir-opt prints them.
 
 xDSL's printer writes every op with its full name (`builtin.module`, `func.return`)
 and every attribute inline. The peers' dumps elide `builtin.` and the default dialect
 of the enclosing op (`return` inside `func.func`), and print attribute aliases
-(`#encoding = #iree_encoding.testing<>`). memplan prints as they do, so their tests
-and dumps round-trip as text.
+(`#encoding = #iree_encoding.testing<>`).
 """
 
 from __future__ import annotations
@@ -76,7 +75,7 @@ def collect_aliases(module: Operation) -> dict[Attribute, str]:
     return aliases
 
 
-class MlirPrinter(Printer):
+class MlirStructurePrinter(Printer):
     """xDSL's printer with mlir-opt's op-name elision and attribute aliases."""
 
     def __init__(self, *args, **kwargs):
@@ -86,8 +85,8 @@ class MlirPrinter(Printer):
 
     def print_module(self, module: ModuleOp) -> None:
         """Alias definitions, then the module."""
-        self._aliases = {} if self.print_generic_format else collect_aliases(module)
-        aliases, self._aliases = self._aliases, {}
+        aliases = collect_aliases(module)
+        self._aliases = {}
         for attribute, name in aliases.items():
             self.print_string(f"#{name} = ")
             self.print_attribute(attribute)
@@ -141,11 +140,3 @@ class MlirPrinter(Printer):
             self.print_attribute(op.location)
         if scope:
             self.exit_scope()
-
-
-def print_module(module: ModuleOp, stream, *, generic: bool = False, debuginfo: bool = False) -> None:
-    printer = MlirPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
-    printer.print_module(module)
-    stream.write("\n")
-
-

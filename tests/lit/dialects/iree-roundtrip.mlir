@@ -1,5 +1,13 @@
 // RUN: memplan-opt %s | FileCheck %s
-// RUN: memplan-opt %s --mlir-print-op-generic | memplan-opt | FileCheck %s
+// The generic form denotes the same IR: it reads back to the same text, from
+// itself and through the custom form (generic printing numbers values, as MLIR).
+// RUN: memplan-opt %s --mlir-print-op-generic > %t.generic
+// RUN: memplan-opt %t.generic --mlir-print-op-generic | diff %t.generic -
+// (An absent visibility prints `public`, which reads back as an explicit one, as in
+// IREE; so the custom form is compared with itself.)
+// RUN: memplan-opt %s | memplan-opt --mlir-print-op-generic > %t.from-custom
+// RUN: memplan-opt %t.from-custom --mlir-print-op-generic | diff %t.from-custom -
+// RUN: memplan-opt %t.from-custom | memplan-opt --mlir-print-op-generic | diff %t.from-custom -
 
 // IREE's stream/util/hal/iree_encoding ops in the text iree-opt 3.13 prints, read
 // and printed back, directly and through the generic form. Values with a name in

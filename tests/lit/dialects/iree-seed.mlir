@@ -1,4 +1,6 @@
 // RUN: memplan-opt %examples/iree_seed_initializer.mlir | FileCheck %s
+// The print is the input, character for character.
+// RUN: memplan-opt %examples/iree_seed_initializer.mlir | diff %examples/iree_seed_initializer.mlir -
 // RUN: memplan-opt %examples/iree_seed_initializer.mlir --mlir-print-op-generic | memplan-opt | FileCheck %s
 
 // The IREE seed (PR #21921's "before" IR) prints back as IREE prints it: the

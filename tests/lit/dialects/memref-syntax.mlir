@@ -4,7 +4,7 @@
 // memref ops in MLIR's custom syntax, as mlir-opt-22 prints them: printing,
 // reparsing and printing again gives the same text, and so does a detour
 // through the generic form. (An integer memory space prints as `1 : i64` unless
-// memplan-opt prints with memplan.dialects.memref.MlirBuiltinPrinter; the checks
+// memplan-opt prints with memplan.printing.builtin_syntax.MlirBuiltinPrinter; the checks
 // accept both.)
 
 // CHECK:      memref.global "private" constant @c : memref<2xf32> = dense<[1.000000e+00, 2.000000e+00]> {alignment = 64 : i64}

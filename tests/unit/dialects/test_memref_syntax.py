@@ -7,6 +7,8 @@ checks the same forms against it).
 
 from __future__ import annotations
 
+from memplan.printing.builtin_syntax import MlirBuiltinPrinter
+
 import math
 import re
 from io import StringIO
@@ -51,7 +53,7 @@ def parse(text: str) -> ModuleOp:
 
 def show(op: Operation, generic: bool = False) -> str:
     out = StringIO()
-    memref.MlirBuiltinPrinter(stream=out, print_generic_format=generic).print_op(op)
+    MlirBuiltinPrinter(stream=out, print_generic_format=generic).print_op(op)
     return out.getvalue()
 
 
@@ -447,7 +449,7 @@ dense_resource<{handle}> {{alignment = 64 : i64}}
 
 def print_with_resources(module: ModuleOp, generic: bool = False) -> str:
     out = StringIO()
-    printer = memref.MlirBuiltinPrinter(stream=out, print_generic_format=generic)
+    printer = MlirBuiltinPrinter(stream=out, print_generic_format=generic)
     printer.print_op(module)
     printer.print_metadata([Builtin])
     return out.getvalue()

@@ -1,0 +1,75 @@
+"""Printing IR as mlir-opt and iree-opt print it, so their dumps round-trip as text.
+
+Three concerns, one module each, combined in `MlirPrinter`:
+- `naming`: MLIR's SSA value names and numbering, sorted attribute dictionaries;
+- `structure`: `module` for `builtin.module`, the enclosing op's default dialect
+  elided (`return` in `func.func`), attribute aliases (`#encoding = ...`);
+- `builtin_syntax`: memref memory spaces and float literals as MLIR writes them.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Dialect, Operation
+
+from memplan.printing.builtin_syntax import MlirBuiltinPrinter
+from memplan.printing.naming import (
+    AsmResultNames,
+    FixedResultNames,
+    MlirNamingMixin,
+    sanitize_ssa_name,
+)
+from memplan.printing.structure import DefaultDialect, MlirStructurePrinter, collect_aliases
+
+__all__ = [
+    "AsmResultNames",
+    "DefaultDialect",
+    "FixedResultNames",
+    "MlirPrinter",
+    "collect_aliases",
+    "print_mlir",
+    "print_module",
+    "sanitize_ssa_name",
+]
+
+
+class MlirPrinter(MlirNamingMixin, MlirStructurePrinter, MlirBuiltinPrinter):
+    """memplan-opt's printer: xDSL's, with every mlir-opt convention above."""
+
+
+def print_module(
+    module: ModuleOp,
+    stream: IO[str],
+    *,
+    generic: bool = False,
+    debuginfo: bool = False,
+    dialects: Iterable[Dialect] = (),
+) -> None:
+    """Print `module` (aliases first, dialect resources last) and a newline.
+
+    Ops that passes built from xDSL's memref classes are first swapped for the
+    subclasses that print MLIR's custom syntax.
+    """
+    from memplan.dialects.memref import adopt_mlir_syntax
+
+    adopt_mlir_syntax(module)
+    printer = MlirPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.print_module(module)
+    printer.print_metadata(dialects)
+    stream.write("\n")
+
+
+def print_mlir(op: Operation, *, generic: bool = False) -> str:
+    """`op` printed as MLIR prints it (aliases first for a module), without a
+    trailing newline."""
+    stream = io.StringIO()
+    printer = MlirPrinter(stream=stream, print_generic_format=generic)
+    if isinstance(op, ModuleOp):
+        printer.print_module(op)
+    else:
+        printer.print_op(op)
+    return stream.getvalue()
