@@ -1,0 +1,31 @@
+"""The design docs stay true to the registry: every pass has a page and a row."""
+
+from pathlib import Path
+
+from memplan.passes.registry import PASSES
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "design"
+
+
+def passes_table() -> str:
+    rows = ["| pass | peer aliases | what it does |", "|---|---|---|"]
+    for info in sorted(PASSES, key=lambda p: p.name):
+        aliases = ", ".join(f"`{a}`" for a in info.aliases)
+        rows.append(f"| [`{info.name}`]({info.name}.md) | {aliases} | {info.summary} |")
+    return "\n".join(rows) + "\n"
+
+
+def test_every_pass_has_a_design_page():
+    missing = [info.name for info in PASSES if not (DOCS / f"{info.name}.md").exists()]
+    assert missing == []
+
+
+def test_pass_table_matches_the_registry():
+    text = (DOCS / "README.md").read_text()
+    marker = "<!-- passes-table"
+    assert marker in text
+    table = text[text.index(marker) :].split("\n", 1)[1]
+    assert table == passes_table(), (
+        "docs/design/README.md's pass table is stale; regenerate it with\n"
+        "python -c 'import tests.unit.test_docs as t; print(t.passes_table())'"
+    )
