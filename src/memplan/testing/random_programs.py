@@ -32,6 +32,11 @@ _ELEMENTS = ("f32", "f32", "f16", "i32", "i64")
 _SIZES = (1, 2, 4, 8, 16, 32)
 _UNARY = ("relu", "exp", "neg", "abs", "silu", "copy", "softmax", "tanh")
 _BINARY = ("add", "sub", "mul", "max")
+_STATEMENTS = (
+    (6, "alloc"), (8, "host_init"), (31, "kernel"), (12, "host_load"), (12, "host_store"),
+    (5, "host_copy"), (8, "view"), (5, "sync"), (7, "loop"), (6, "branch"),
+)
+"""Statement kinds and their weights out of 100."""
 _DYNAMIC = 4
 """The value of the `%n` index argument in interpreted runs."""
 
@@ -413,26 +418,15 @@ class _Generator:
 
     def statement(self, depth: int) -> None:
         roll = self.c.integer(0, 99)
-        if roll < 6:
-            self.alloc()
-        elif roll < 14:
-            self.host_init()
-        elif roll < 45:
-            self.kernel()
-        elif roll < 57:
-            self.host_load()
-        elif roll < 69:
-            self.host_store()
-        elif roll < 74:
-            self.host_copy()
-        elif roll < 82:
-            self.view()
-        elif roll < 87:
-            self.sync()
-        elif roll < 94 and depth < 2:
-            self.loop(depth)
-        elif depth < 2:
-            self.branch(depth)
+        for weight, name in _STATEMENTS:
+            if roll < weight:
+                break
+            roll -= weight
+        if name in ("loop", "branch"):
+            if depth < 2:
+                getattr(self, name)(depth)
+            return
+        getattr(self, name)()
 
     def run(self) -> Program:
         self.preamble: list[str] = []
