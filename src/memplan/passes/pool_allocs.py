@@ -33,7 +33,7 @@ The plan is recorded for the runtime as hip-ep records it (DESIGN.md section 4);
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -69,6 +69,7 @@ __all__ = [
     "PoolAllocs",
     "Slab",
     "check_options",
+    "group_conflicts",
     "plan_attributes",
     "plan_offsets",
     "split_domains",
@@ -123,11 +124,22 @@ def split_domains(positions: Sequence[int], ready: Sequence[int]) -> list[int]:
     return domains
 
 
-def _restricted(members: Sequence[int], conflicts: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    local = {g: k for k, g in enumerate(members)}
-    return [
-        (local[i], local[j]) for i, j in conflicts if i in local and j in local
-    ]
+def group_conflicts(
+    keys: Sequence[Hashable], conflicts: Iterable[tuple[int, int]]
+) -> dict[Hashable, tuple[list[int], list[tuple[int, int]]]]:
+    """Split buffers by key (in first-seen order) into groups planned on their own:
+    for each key, its members and the conflicting pairs among them, as indices into
+    the members. One pass over the pairs, whatever the number of groups."""
+    groups: dict[Hashable, tuple[list[int], list[tuple[int, int]]]] = {}
+    local: list[int] = []
+    for buffer, key in enumerate(keys):
+        members = groups.setdefault(key, ([], []))[0]
+        local.append(len(members))
+        members.append(buffer)
+    for i, j in conflicts:
+        if keys[i] == keys[j]:
+            groups[keys[i]][1].append((local[i], local[j]))
+    return groups
 
 
 def plan_offsets(
@@ -290,7 +302,7 @@ class PoolAllocs(MemplanPass):
             if any(isinstance(op, GetPoolOp) for op in entry.ops):
                 self._remark(function, "function left alone: it already takes a pool")
                 continue
-            attributes = self._pool(function, entry)
+            attributes = self._pool(entry)
             if attributes is not None:
                 function.attributes.update(attributes)
                 recorded.append(attributes)
@@ -362,7 +374,7 @@ class PoolAllocs(MemplanPass):
 
     # ------------------------------------------------------------- planning
 
-    def _pool(self, function: Operation, block: Block) -> dict[str, Attribute] | None:
+    def _pool(self, block: Block) -> dict[str, Attribute] | None:
         ordering = BlockOrdering(block)
         candidates = [
             c for r in plannable_roots(block) if r.uses
@@ -374,26 +386,38 @@ class PoolAllocs(MemplanPass):
         self._explain_conflicts(ordering, candidates, conflicts)
         ready = [self._ready(ordering, c) for c in candidates]
         domains = split_domains([c.position for c in candidates], ready)
-        layouts = [
-            self._layout(candidates, domains, d, conflicts) for d in range(max(domains) + 1)
-        ]
-        for d in range(1, len(layouts)):
-            opener = candidates[domains.index(d)]
-            self._remark(
-                opener.op,
-                f"opens pool domain {d}: its size is defined after the first buffer of "
-                "every earlier domain",
-            )
+        keys = [(d, c.factor, *c.sizes) if c.sizes else (d,) for c, d in zip(candidates, domains)]
+        # Slabs start at multiples of the largest alignment a slab buffer asks for.
+        alignments = [self.alignment] * (max(domains) + 1)
+        for c, d in zip(candidates, domains):
+            if c.sizes:
+                alignments[d] = max(alignments[d], c.alignment)
+        layouts = [DomainLayout(a) for a in alignments]
+        for key, (members, pairs) in group_conflicts(keys, conflicts).items():
+            self._place_group(layouts[key[0]], candidates, members, pairs, len(key) > 1)
+        if self.debug:
+            self._describe_domains(candidates, domains, layouts)
+        self._rewrite(block.args[0], candidates, domains, layouts)
+        return plan_attributes(layouts, domains)
+
+    def _describe_domains(
+        self, candidates: list[_Candidate], domains: list[int], layouts: list[DomainLayout]
+    ) -> None:
         for d, layout in enumerate(layouts):
             members = [b for b, x in enumerate(domains) if x == d]
+            first = candidates[members[0]].op
+            if d:
+                self._remark(
+                    first,
+                    f"opens pool domain {d}: its size is defined after the first buffer "
+                    "of every earlier domain",
+                )
             self._remark(
-                candidates[members[0]].op,
+                first,
                 f"domain {d}: {_count(len(members), 'buffer')}, static region "
                 f"{layout.static_size} bytes (lower bound {layout.lower_bound}), "
                 f"{_count(len(layout.slabs), 'slab')}",
             )
-        self._rewrite(block.parent_op(), candidates, domains, layouts)
-        return plan_attributes(layouts, domains)
 
     @staticmethod
     def _ready(ordering: BlockOrdering, candidate: _Candidate) -> int:
@@ -407,50 +431,38 @@ class PoolAllocs(MemplanPass):
                     needs = max(needs, index)
         return needs
 
-    def _layout(
+    def _place_group(
         self,
+        layout: DomainLayout,
         candidates: list[_Candidate],
-        domains: list[int],
-        domain: int,
-        conflicts: set[tuple[int, int]],
-    ) -> DomainLayout:
-        members = [b for b, d in enumerate(domains) if d == domain]
-        static = [b for b in members if not candidates[b].sizes]
-        # Slabs start at multiples of the largest alignment a slab buffer asks for.
-        alignment = max(
-            [self.alignment, *(candidates[b].alignment for b in members if b not in static)]
-        )
-        layout = DomainLayout(alignment)
-        if static:
+        members: list[int],
+        pairs: list[tuple[int, int]],
+        dynamic: bool,
+    ) -> None:
+        """Plan one group of a domain: its static buffers into the static region, or
+        buffers of one dynamic size into slabs (a plan of unit-sized buffers is a
+        colouring: buffers of one colour share a slab)."""
+        if not dynamic:
             plan = plan_offsets(
-                [candidates[b].factor for b in static],
-                [candidates[b].alignment for b in static],
-                _restricted(static, conflicts),
+                [candidates[b].factor for b in members],
+                [candidates[b].alignment for b in members],
+                pairs,
                 self.strategy,
                 self.time_limit,
             )
-            layout.static_offsets = {b: int(o) for b, o in zip(static, plan.offsets)}
-            layout.static_size = int(align_up(plan.pool_size, alignment))
-            layout.lower_bound = plan.problem.lower_bound()
-        groups: dict[tuple[object, ...], list[int]] = {}
-        for b in members:
-            c = candidates[b]
-            if c.sizes:
-                groups.setdefault((c.factor, *c.sizes), []).append(b)
-        for group in groups.values():
-            # Equal sizes: a plan of unit-sized buffers is a colouring into slabs.
-            plan = plan_offsets(
-                [1] * len(group), [1] * len(group), _restricted(group, conflicts),
-                self.strategy, self.time_limit,
-            )
-            first = len(layout.slabs)
-            sample = candidates[group[0]]
-            layout.slabs.extend(
-                Slab(sample.factor, sample.sizes) for _ in range(plan.pool_size)
-            )
-            for b, slab in zip(group, plan.offsets):
-                layout.slabs[first + int(slab)].members.append(b)
-        return layout
+            layout.static_offsets = {b: int(o) for b, o in zip(members, plan.offsets)}
+            layout.static_size = int(align_up(plan.pool_size, layout.alignment))
+            if self.debug:
+                layout.lower_bound = plan.problem.lower_bound()
+            return
+        plan = plan_offsets(
+            [1] * len(members), [1] * len(members), pairs, self.strategy, self.time_limit
+        )
+        first = len(layout.slabs)
+        sample = candidates[members[0]]
+        layout.slabs.extend(Slab(sample.factor, sample.sizes) for _ in range(plan.pool_size))
+        for b, slab in zip(members, plan.offsets):
+            layout.slabs[first + int(slab)].members.append(b)
 
     def _explain_conflicts(
         self,
@@ -476,14 +488,13 @@ class PoolAllocs(MemplanPass):
 
     # ------------------------------------------------------------- rewriting
 
+    @staticmethod
     def _rewrite(
-        self,
-        function: Operation | None,
+        context: SSAValue,
         candidates: list[_Candidate],
         domains: list[int],
         layouts: list[DomainLayout],
     ) -> None:
-        context = candidates[0].op.parent_block().args[0]  # type: ignore[union-attr]
         slab_offsets: dict[int, SSAValue] = {}
         pools: list[SSAValue] = []
         for d, layout in enumerate(layouts):

@@ -22,12 +22,13 @@ from memplan.analysis.ordering import BlockOrdering, plannable_roots
 from memplan.context import make_context
 from memplan.dialects.hip import GetPoolOp
 from memplan.passes.pool_allocs import (
+    DomainLayout,
     PoolAllocs,
     check_options,
+    group_conflicts,
     plan_attributes,
     plan_offsets,
     split_domains,
-    DomainLayout,
 )
 from memplan.passes.verify_memory_plan import check_module
 from memplan.planning import Buffer, PlanValidationError, Problem, validate_plan
@@ -478,3 +479,15 @@ def test_several_pooled_functions_record_their_plans_on_themselves():
     functions = [op for op in module.walk() if op.name == "func.func"]
     assert [f.attributes["hipdnn.buffer_count"].value.data for f in functions] == [3, 4]
     assert not [k for k in module.attributes if k.startswith("hipdnn.")]
+
+
+def test_conflicts_are_split_by_group_with_local_indices():
+    keys = [(0,), (0, 4, "n"), (0,), (1, 4, "n"), (0, 4, "n"), (0,)]
+    conflicts = {(0, 2), (1, 4), (0, 1), (2, 5), (3, 4)}
+    groups = group_conflicts(keys, conflicts)
+    assert list(groups) == [(0,), (0, 4, "n"), (1, 4, "n")]
+    members, pairs = groups[(0,)]
+    assert members == [0, 2, 5] and sorted(pairs) == [(0, 1), (1, 2)]
+    members, pairs = groups[(0, 4, "n")]
+    assert members == [1, 4] and pairs == [(0, 1)]
+    assert groups[(1, 4, "n")] == ([3], [])
