@@ -228,6 +228,42 @@ class ArithExtras(InterpreterFunctions):
     def run_extsi(self, interp, op, args):
         return (scalar_attr(args[0].value.data, op.result.type, interp.index_bitwidth),)
 
+    def _unsigned(self, interp, op, args, fn):
+        width = 64 if not hasattr(op.result.type, "width") else op.result.type.width.data
+        mask = (1 << width) - 1
+        lhs, rhs = args[0].value.data & mask, args[1].value.data & mask
+        return (scalar_attr(fn(lhs, rhs), op.result.type, interp.index_bitwidth),)
+
+    @impl(arith.CeilDivUIOp)
+    def run_ceildivui(self, interp, op, args):
+        return self._unsigned(interp, op, args, lambda a, b: -(-a // b))
+
+    @impl(arith.DivUIOp)
+    def run_divui(self, interp, op, args):
+        return self._unsigned(interp, op, args, lambda a, b: a // b)
+
+    @impl(arith.RemUIOp)
+    def run_remui(self, interp, op, args):
+        return self._unsigned(interp, op, args, lambda a, b: a % b)
+
+    @impl(arith.MaxUIOp)
+    def run_maxui(self, interp, op, args):
+        return self._unsigned(interp, op, args, max)
+
+    @impl(arith.MinUIOp)
+    def run_minui(self, interp, op, args):
+        return self._unsigned(interp, op, args, min)
+
+    @impl(arith.MaxSIOp)
+    def run_maxsi(self, interp, op, args):
+        return (scalar_attr(max(args[0].value.data, args[1].value.data), op.result.type,
+                            interp.index_bitwidth),)
+
+    @impl(arith.MinSIOp)
+    def run_minsi(self, interp, op, args):
+        return (scalar_attr(min(args[0].value.data, args[1].value.data), op.result.type,
+                            interp.index_bitwidth),)
+
     @impl(arith.TruncIOp)
     def run_trunci(self, interp, op, args):
         width = op.result.type.width.data

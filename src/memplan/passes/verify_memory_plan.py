@@ -160,6 +160,9 @@ class _Access:
     """(block, index of the op or its ancestor in that block), outermost first."""
     order: int
     """Pre-order position in the function, to pick readable witnesses."""
+    fresh: bool = False
+    """A write of the whole buffer by an op that takes only buffers (a kernel's
+    `outs`, a copy's target): what the buffer held before no longer matters."""
 
     def describe(self) -> str:
         kind = "write" if self.write else "read"
@@ -219,6 +222,8 @@ class _Function:
         self.values: dict[SSAValue, tuple[_Buffer, float | None]] = {}
         """value -> (logical buffer, byte position of its aligned pointer)."""
         self.buffers: list[_Buffer] = []
+        self.partial: set[SSAValue] = set()
+        """Values that name only part of their logical buffer (subviews)."""
         self.order = 0
         self.args = list(top.args)
         self._walk_block(top, ())
@@ -264,6 +269,8 @@ class _Function:
             self.values[result] = (new, base)
         else:
             self.values[result] = (buffer, base)
+            if isinstance(op, memref.SubviewOp) or source in self.partial:
+                self.partial.add(result)
         for r in op.results[1:]:
             self._root(r, path)
 
@@ -271,8 +278,11 @@ class _Function:
         if not isinstance(value.type, MemRefType):
             return
         buffer, _ = self._info(value, path)
+        stream = stream_of(op)
+        fresh = write and value not in self.partial and all(
+            isinstance(o.type, MemRefType) or o is stream for o in op.operands)
         buffer.accesses.append(_Access(
-            op, buffer, write, stream_of(op), synchronized_stream(op), path, self.order
+            op, buffer, write, stream, synchronized_stream(op), path, self.order, fresh
         ))
 
     def _escape(self, op: Operation, value: SSAValue, path) -> None:
@@ -544,7 +554,10 @@ class _Checker:
         # `level` indexes the deepest common block of both definitions.
         if level == min(len(pa), len(pb)):
             level -= 1
-        if _interleaved(a.accesses, b.accesses, level, None):
+        found = _interleaved(a.accesses, b.accesses, level, None)
+        if found == "order" and _fresh_generations(a, b, level):
+            return
+        if found:
             starts = {id(buf): min(s.order for s in buf.accesses) for buf in (a, b)}
             first, second = (a, b) if starts[id(a)] <= starts[id(b)] else (b, a)
             inner = min(second.accesses, key=lambda s: s.order)
@@ -565,27 +578,28 @@ def _root_inside(root: SSAValue, loop: Operation) -> bool:
 
 
 def _interleaved(xs: list[_Access], ys: list[_Access], level: int,
-                 direction: str | None) -> bool:
+                 direction: str | None) -> str | None:
     """Whether accesses of two buffers interleave in program order, lifting each to
-    its ancestor in the block at `level` of its path."""
+    its ancestor in the block at `level` of its path: "loop" when a loop around
+    both does it, "order" when their order in one block does, else None."""
     xs = [s for s in xs if len(s.path) > level]
     ys = [s for s in ys if len(s.path) > level]
     if not xs or not ys:
-        return False
+        return None
     px = [s.path[level][1] for s in xs]
     py = [s.path[level][1] for s in ys]
     for forward, (pa, pb, sa, sb) in (("xy", (px, py, xs, ys)), ("yx", (py, px, ys, xs))):
         if direction not in (None, forward):
             continue
         if max(pa) < min(pb):
-            return False
+            return None
         if max(pa) == min(pb):
             shared = max(pa)
             op = _op_at(sa, level, shared)
             if not op.regions:
-                return False  # one op touching both: reported as a pair
+                return None  # one op touching both: reported as a pair
             if _repeats(op):
-                return True
+                return "loop"
             outside = any(p != shared for p in pa) or any(p != shared for p in pb)
             inner_direction = forward if outside else direction
             inner_a = [s for s in sa if s.path[level][1] == shared]
@@ -595,9 +609,29 @@ def _interleaved(xs: list[_Access], ys: list[_Access], level: int,
                     ia = [s for s in inner_a if s.path[level + 1][0] is block]
                     ib = [s for s in inner_b if s.path[level + 1][0] is block]
                     first, second = (ia, ib) if forward == "xy" else (ib, ia)
-                    if _interleaved(first, second, level + 1, inner_direction):
-                        return True
-            return False
+                    found = _interleaved(first, second, level + 1, inner_direction)
+                    if found:
+                        return found
+            return None
+    return "order"
+
+
+def _fresh_generations(a: _Buffer, b: _Buffer, level: int) -> bool:
+    """Whether two buffers that alternate in program order only ever come back
+    with a fresh write: slot reuse that replaced buffers by one value makes one
+    logical buffer of several original ones, whose later ones start that way."""
+    accesses = sorted((*a.accesses, *b.accesses), key=lambda s: s.order)
+    seen: set[int] = set()
+    previous: _Buffer | None = None
+    for access in accesses:
+        buffer = access.buffer
+        if buffer is not previous:
+            if id(buffer) in seen:
+                returning = [s for s in buffer.accesses if s.op is access.op]
+                if len(access.path) != level + 1 or not all(s.fresh for s in returning):
+                    return False
+            seen.add(id(buffer))
+            previous = buffer
     return True
 
 
