@@ -297,3 +297,39 @@ func.func @views_of_one_buffer(%ctx: !hip.context, %x: memref<2x4xf32>) -> f32 {
   %t = arith.addf %r, %s : f32
   return %t : f32
 }
+
+// -----
+
+// Slot reuse that replaced buffers by the slot's value: %slot holds three original
+// buffers, the middle one through a reinterpret_cast. Each comes back with a
+// kernel writing all of it, so nothing old is read.
+// CHECK-LABEL: @merged_generations_come_back_fresh
+func.func @merged_generations_come_back_fresh(%ctx: !hip.context, %x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  %slot = memref.alloc() : memref<4x8xf32>
+  hip.relu(%ctx) ins(%x : memref<4x8xf32>) outs(%slot : memref<4x8xf32>)
+  hip.exp(%ctx) ins(%slot : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  %r = memref.reinterpret_cast %slot to offset: [0], sizes: [32], strides: [1] : memref<4x8xf32> to memref<32xf32>
+  %flat = memref.collapse_shape %x [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+  hip.neg(%ctx) ins(%flat : memref<32xf32>) outs(%r : memref<32xf32>)
+  hip.abs(%ctx) ins(%r : memref<32xf32>) outs(%flat : memref<32xf32>)
+  hip.relu(%ctx) ins(%y : memref<4x8xf32>) outs(%slot : memref<4x8xf32>)
+  hip.exp(%ctx) ins(%slot : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  return
+}
+
+// -----
+
+// The same, but the first buffer is read again after the middle one clobbered it.
+// CHECK-NOT: @merged_buffer_read_after_clobber
+func.func @merged_buffer_read_after_clobber(%ctx: !hip.context, %x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  %slot = memref.alloc() : memref<4x8xf32>
+  hip.relu(%ctx) ins(%x : memref<4x8xf32>) outs(%slot : memref<4x8xf32>)
+  hip.exp(%ctx) ins(%slot : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  %r = memref.reinterpret_cast %slot to offset: [0], sizes: [32], strides: [1] : memref<4x8xf32> to memref<32xf32>
+  %flat = memref.collapse_shape %x [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+  // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %slot and %r {{.*}}; accesses of %r lie between accesses of %slot to the same bytes
+  // ERR-NEXT: [[# @LINE + 2]]:3: note: the other access is here
+  hip.neg(%ctx) ins(%flat : memref<32xf32>) outs(%r : memref<32xf32>)
+  hip.exp(%ctx) ins(%slot : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  return
+}

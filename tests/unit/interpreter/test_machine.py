@@ -146,3 +146,17 @@ def test_dynamic_sizes_and_runtime_allocations(parse):
     got = np.frombuffer(outcome.results[0], dtype=np.float32)
     assert got.shape == (3,)
     np.testing.assert_allclose(got, np.exp(np.float32(2.5)), rtol=1e-6)
+
+
+def test_unsigned_arith_that_planners_emit(parse):
+    module = parse("""
+    func.func @f(%n: index) -> (index, index, index, index) {
+      %c256 = arith.constant 256 : index
+      %c1000 = arith.constant 1000 : index
+      %up = arith.ceildivui %c1000, %c256 : index
+      %down = arith.divui %c1000, %c256 : index
+      %rem = arith.remui %c1000, %c256 : index
+      %big = arith.maxui %n, %c256 : index
+      return %up, %down, %rem, %big : index, index, index, index
+    }""")
+    assert run_function(module, "f", dynamic_size=7).results == (4, 3, 232, 256)
