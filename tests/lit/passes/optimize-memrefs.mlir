@@ -189,7 +189,7 @@ func.func @no_allocations(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<
 // CHECK-LABEL: func.func @different_element_types_and_memory_spaces
 // CHECK:         memref.alloc() : memref<64xf32>
 // CHECK:         memref.alloc() : memref<64xi32>
-// CHECK:         memref.alloc() : memref<64xf32, 1 : i64>
+// CHECK:         memref.alloc() : memref<64xf32, 1>
 func.func @different_element_types_and_memory_spaces(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>, %ini: memref<64xi32>, %outi: memref<64xi32>) {
   %a = memref.alloc() : memref<64xf32>
   hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
