@@ -8,8 +8,6 @@ its definition, and leave no pure op dominated by an equal one.
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import builtin
@@ -22,6 +20,7 @@ from memplan.context import make_context
 from memplan.interfaces import memory_effects
 from memplan.passes.cse import cse
 from memplan.tools.source import parse_module
+from random_cfg import draw_block_exit, take_branch
 
 CTX = make_context(allow_unregistered=True)
 
@@ -171,14 +170,7 @@ def programs(draw) -> str:
                 lines.append(observe(draw(st.sampled_from(values))))
         # Observe every value defined here so nothing is dead.
         lines.extend(observe(value) for value in values[len(ARGS):])
-        exit_kind = draw(st.sampled_from(["br", "cond_br", "cond_br", "return"]))
-        if exit_kind == "return" or n_blocks == 1:
-            lines.append("  return")
-        elif exit_kind == "br":
-            lines.append(f"  cf.br ^bb{draw(st.integers(1, n_blocks - 1))}")
-        else:
-            t, f = draw(st.integers(1, n_blocks - 1)), draw(st.integers(1, n_blocks - 1))
-            lines.append(f"  cf.cond_br %cond, ^bb{t}, ^bb{f} {{seed = {block}}}")
+        lines.append(draw_block_exit(draw, block, n_blocks, "return"))
     lines.append("}")
     return "\n".join(lines)
 
@@ -221,10 +213,7 @@ def interpret(module: builtin.ModuleOp, steps: int = 60) -> list[int]:
             elif name == "cf.br":
                 return op.successors[0]
             elif name == "cf.cond_br":
-                count = visits[op] = visits.get(op, 0) + 1
-                seed = op.attributes["seed"].value.data
-                taken = random.Random(seed * 1000 + count).random() < 0.5
-                return op.successors[0 if taken else 1]
+                return take_branch(op, visits)
         return None
 
     block: Block | None = entry

@@ -8,8 +8,6 @@ program observed (stores to a buffer, which are no barrier) and the final global
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import builtin
@@ -19,6 +17,7 @@ from memplan.analysis.equivalence import op_name
 from memplan.context import make_context
 from memplan.passes.simplify_global_accesses import simplify_global_accesses
 from memplan.tools.source import parse_module
+from random_cfg import draw_block_exit, take_branch
 
 CTX = make_context()
 
@@ -71,14 +70,7 @@ def programs(draw) -> tuple[str, bool]:
                 lines.append(f"  memref.store {value}, %obs[%c0] : memref<1xi32>")
         for value in values[2:]:
             lines.append(f"  memref.store {value}, %obs[%c0] : memref<1xi32>")
-        exit_kind = draw(st.sampled_from(["br", "cond_br", "cond_br", "return"]))
-        if exit_kind == "return" or n_blocks == 1:
-            lines.append("  util.return")
-        elif exit_kind == "br":
-            lines.append(f"  cf.br ^bb{draw(st.integers(1, n_blocks - 1))}")
-        else:
-            t, f = draw(st.integers(1, n_blocks - 1)), draw(st.integers(1, n_blocks - 1))
-            lines.append(f"  cf.cond_br %cond, ^bb{t}, ^bb{f} {{seed = {block}}}")
+        lines.append(draw_block_exit(draw, block, n_blocks, "util.return"))
     lines.append("}")
     return "\n".join(lines), in_initializer
 
@@ -119,10 +111,7 @@ def interpret(module: builtin.ModuleOp, steps: int = 40) -> tuple[list[int], dic
             elif name == "cf.br":
                 next_block = op.successors[0]
             elif name == "cf.cond_br":
-                count = visits[op] = visits.get(op, 0) + 1
-                seed = op.attributes["seed"].value.data
-                taken = random.Random(seed * 1000 + count).random() < 0.5
-                next_block = op.successors[0 if taken else 1]
+                next_block = take_branch(op, visits)
         block = next_block
     return trace, globals_
 
