@@ -84,23 +84,104 @@ def _element_bytes(t: MemRefType) -> int:
     return 8
 
 
-def _constant(value: SSAValue, depth: int = 0) -> int | None:
-    """The value of an index/integer computed from constants, else None."""
-    if not isinstance(value, OpResult) or depth > 8:
-        return None
+@dataclass(frozen=True)
+class _Lin:
+    """An index expression: constant + sum of coefficient * atom. An atom is an SSA
+    value the checker cannot see through, or `("ceil", c, e)` for
+    `arith.ceildivui(e, c)`. Atoms are assumed non-negative (they are sizes and
+    offsets), which is what lets `nonnegative` prove dynamic ranges apart."""
+
+    const: int = 0
+    terms: tuple[tuple[object, int], ...] = ()
+
+    @staticmethod
+    def atom(key: object) -> _Lin:
+        return _Lin(0, ((key, 1),))
+
+    def __add__(self, other: _Lin) -> _Lin:
+        terms = dict(self.terms)
+        for key, k in other.terms:
+            terms[key] = terms.get(key, 0) + k
+        return _Lin(self.const + other.const,
+                    tuple((key, k) for key, k in terms.items() if k != 0))
+
+    def scale(self, factor: int) -> _Lin:
+        if factor == 0:
+            return _Lin()
+        return _Lin(self.const * factor, tuple((key, k * factor) for key, k in self.terms))
+
+    def __sub__(self, other: _Lin) -> _Lin:
+        return self + other.scale(-1)
+
+    def constant(self) -> int | None:
+        return None if self.terms else self.const
+
+    def nonnegative(self) -> bool:
+        """A proof that the expression is >= 0 for all non-negative atoms:
+        c*ceil(e/c) >= e, c*ceil(e/c) <= e + c - 1, and plain atoms >= 0."""
+        expr = self
+        for _ in range(16):
+            ceil = next(((key, k) for key, k in expr.terms
+                         if isinstance(key, tuple) and key[0] == "ceil"), None)
+            if ceil is None:
+                break
+            (_, divisor, inner), k = ceil
+            rest = _Lin(expr.const, tuple(t for t in expr.terms if t[0] != ceil[0]))
+            if k > 0:
+                expr = rest + (inner.scale(k // divisor) if k % divisor == 0 else _Lin())
+            elif (-k) % divisor == 0:
+                m = -k // divisor
+                expr = rest - inner.scale(m) - _Lin(m * (divisor - 1))
+            else:
+                return False
+        if any(k < 0 for _, k in expr.terms):
+            return False
+        return expr.const >= 0
+
+
+def _linear(value: SSAValue, depth: int = 0) -> _Lin:
+    """`value` as an index expression (an opaque atom where it cannot see)."""
+    if not isinstance(value, OpResult) or depth > 16:
+        return _Lin.atom(value)
     op = value.op
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
+        return _Lin(op.value.value.data)
     if isinstance(op, arith.IndexCastOp):
-        return _constant(op.input, depth + 1)
-    if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
-        lhs, rhs = _constant(op.lhs, depth + 1), _constant(op.rhs, depth + 1)
-        if lhs is None or rhs is None:
-            return None
-        if isinstance(op, arith.AddiOp):
-            return lhs + rhs
-        return lhs - rhs if isinstance(op, arith.SubiOp) else lhs * rhs
-    return None
+        return _linear(op.input, depth + 1)
+    if isinstance(op, arith.AddiOp | arith.SubiOp):
+        lhs, rhs = _linear(op.lhs, depth + 1), _linear(op.rhs, depth + 1)
+        return lhs + rhs if isinstance(op, arith.AddiOp) else lhs - rhs
+    if isinstance(op, arith.MuliOp):
+        lhs, rhs = _linear(op.lhs, depth + 1), _linear(op.rhs, depth + 1)
+        if lhs.constant() is not None:
+            return rhs.scale(lhs.const)
+        if rhs.constant() is not None:
+            return lhs.scale(rhs.const)
+    if isinstance(op, arith.CeilDivUIOp):
+        divisor = _linear(op.rhs, depth + 1).constant()
+        if divisor is not None and divisor > 0:
+            inner = _linear(op.lhs, depth + 1)
+            if inner.constant() is not None:
+                return _Lin(-(-inner.const // divisor))
+            return _Lin.atom(("ceil", divisor, inner))
+    return _Lin.atom(value)
+
+
+def _constant(value: SSAValue) -> int | None:
+    """The value of an index/integer computed from constants, else None."""
+    return _linear(value).constant()
+
+
+def _extent(t: MemRefType, sizes: Sequence[SSAValue]) -> _Lin | None:
+    """Elements of an identity-layout type whose one dynamic size is an index
+    expression (what a pool planner's dynamic slabs look like)."""
+    if not isinstance(t.layout, NoneAttr):
+        return None
+    dynamic = [d for d in t.get_shape() if d == DYNAMIC_INDEX]
+    if len(dynamic) != 1 or len(sizes) != 1:
+        return None
+    static = prod(d for d in t.get_shape() if d != DYNAMIC_INDEX)
+    return _linear(sizes[0]).scale(static)
 
 
 def _elements(t: MemRefType, sizes: Sequence[SSAValue] = ()) -> tuple[int, int] | None:
@@ -137,8 +218,9 @@ class _Buffer:
 
     head: SSAValue
     root: SSAValue
-    lo: float
-    hi: float
+    lo: _Lin
+    hi: _Lin | None
+    """Byte range in the root; `hi` None: up to the root's end."""
     def_path: tuple[tuple[Block, int], ...]
     escapes_at: Operation | None = None
     accesses: list[_Access] = field(default_factory=list)
@@ -219,7 +301,7 @@ class _Function:
 
     def __init__(self, body_ops: Iterable[Operation], top: Block):
         self.blocks: dict[Block, _Block] = {}
-        self.values: dict[SSAValue, tuple[_Buffer, float | None]] = {}
+        self.values: dict[SSAValue, tuple[_Buffer, _Lin | None]] = {}
         """value -> (logical buffer, byte position of its aligned pointer)."""
         self.buffers: list[_Buffer] = []
         self.partial: set[SSAValue] = set()
@@ -235,10 +317,13 @@ class _Function:
             return
         ext = _elements(value.type)
         width = _element_bytes(value.type)
-        lo, hi = (0, inf) if ext is None else (ext[0] * width, (ext[0] + ext[1]) * width)
-        buffer = _Buffer(value, value, lo, hi, path)
+        if ext is None:
+            buffer = _Buffer(value, value, _Lin(), None, path)
+        else:
+            buffer = _Buffer(value, value, _Lin(ext[0] * width),
+                             _Lin((ext[0] + ext[1]) * width), path)
         self.buffers.append(buffer)
-        self.values[value] = (buffer, 0)
+        self.values[value] = (buffer, _Lin())
 
     def _info(self, value: SSAValue, path: tuple[tuple[Block, int], ...]):
         if value not in self.values:
@@ -254,16 +339,18 @@ class _Function:
         buffer, base = self._info(source, path)
         width = _element_bytes(result.type)
         if isinstance(op, memref.ViewOp | memref.ReinterpretCastOp):
+            lo, hi = _Lin(), None
             if isinstance(op, memref.ViewOp):
-                shift = _constant(op.byte_shift)
-                base = None if base is None or shift is None else base + shift
+                base = None if base is None else base + _linear(op.byte_shift)
                 ext = _elements(result.type, op.sizes)
+                symbolic = None if ext is not None else _extent(result.type, op.sizes)
+                if base is not None and symbolic is not None:
+                    lo, hi = base, base + symbolic.scale(width)
             else:
                 ext = _elements(result.type)
-            if base is None or ext is None:
-                lo, hi = 0, inf
-            else:
-                lo, hi = base + ext[0] * width, base + (ext[0] + ext[1]) * width
+            if base is not None and ext is not None:
+                lo = base + _Lin(ext[0] * width)
+                hi = base + _Lin((ext[0] + ext[1]) * width)
             new = _Buffer(result, buffer.root, lo, hi, path)
             self.buffers.append(new)
             self.values[result] = (new, base)
@@ -508,12 +595,20 @@ class _Checker:
         for buffers in by_root.values():
             for buffer in buffers:
                 self._check_one(buffer)
-            ordered = sorted(buffers, key=lambda b: b.lo)
-            for i, a in enumerate(ordered):
-                for b in ordered[i + 1:]:
-                    if b.lo >= a.hi:
+            # Constant ranges by a sweep; the others against every buffer.
+            fixed = [b for b in buffers if b.lo.constant() is not None
+                     and b.hi is not None and b.hi.constant() is not None]
+            fixed.sort(key=lambda b: b.lo.const)
+            for i, a in enumerate(fixed):
+                for b in fixed[i + 1:]:
+                    if b.lo.const >= a.hi.const:  # type: ignore[union-attr]
                         break
-                    if a.hi > a.lo and b.hi > b.lo:
+                    if a.hi.const > a.lo.const and b.hi.const > b.lo.const:  # type: ignore[union-attr]
+                        self._check_two(a, b)
+            others = [b for b in buffers if not any(b is f for f in fixed)]
+            for i, a in enumerate(others):
+                for b in (*fixed, *others[i + 1:]):
+                    if not _disjoint(a, b):
                         self._check_two(a, b)
 
     def _check_one(self, buffer: _Buffer) -> None:
@@ -565,6 +660,16 @@ class _Checker:
             self._report(inner, outer,
                          f"accesses of {second.name()} lie between accesses of "
                          f"{first.name()} to the same bytes")
+
+
+def _disjoint(a: _Buffer, b: _Buffer) -> bool:
+    """A proof that the byte ranges of `a` and `b` share no byte (or one is empty)."""
+    for x, y in ((a, b), (b, a)):
+        if x.hi is not None and (x.lo - x.hi).nonnegative():
+            return True  # empty
+        if x.hi is not None and (y.lo - x.hi).nonnegative():
+            return True
+    return False
 
 
 def _root_inside(root: SSAValue, loop: Operation) -> bool:

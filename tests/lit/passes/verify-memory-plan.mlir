@@ -333,3 +333,45 @@ func.func @merged_buffer_read_after_clobber(%ctx: !hip.context, %x: memref<4x8xf
   hip.exp(%ctx) ins(%slot : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
   return
 }
+
+// -----
+
+// Dynamic slabs as a pool planner lays them out: the second starts at the first's
+// size rounded up, so the two never share a byte, whatever %n is.
+// CHECK-LABEL: @dynamic_slabs_apart
+func.func @dynamic_slabs_apart(%ctx: !hip.context, %x: memref<?xi64>, %n: index, %v: i64) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c256 = arith.constant 256 : index
+  %bytes = arith.muli %c8, %n : index
+  %blocks = arith.ceildivui %bytes, %c256 : index
+  %slab = arith.muli %blocks, %c256 : index
+  %second = arith.addi %c256, %slab : index
+  %size = arith.addi %second, %slab : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c256][%n] : memref<?xi8> to memref<?xi64>
+  %b = memref.view %pool[%second][%n] : memref<?xi8> to memref<?xi64>
+  hip.copy(%ctx) ins(%x : memref<?xi64>) outs(%a : memref<?xi64>)
+  memref.store %v, %b[%c0] : memref<?xi64>
+  return
+}
+
+// -----
+
+// The second slab starts only half way into the first one.
+// CHECK-NOT: @dynamic_slabs_overlap
+func.func @dynamic_slabs_overlap(%ctx: !hip.context, %x: memref<?xi64>, %n: index, %v: i64) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c256 = arith.constant 256 : index
+  %half = arith.muli %n, %c4 : index
+  %second = arith.addi %c256, %half : index
+  %pool = hip.get_pool(%ctx, %n) : memref<?xi8>
+  %a = memref.view %pool[%c256][%n] : memref<?xi8> to memref<?xi64>
+  %b = memref.view %pool[%second][%n] : memref<?xi8> to memref<?xi64>
+  hip.copy(%ctx) ins(%x : memref<?xi64>) outs(%a : memref<?xi64>)
+  // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %a and %b
+  // ERR-NEXT: [[# @LINE - 2]]:3: note: the other access is here
+  memref.store %v, %b[%c0] : memref<?xi64>
+  return
+}
