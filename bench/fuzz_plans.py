@@ -3,7 +3,7 @@
 Generates N random race-free programs, plans each with every memory pipeline in the
 registry (each pass alone, all in every order, each named pipeline), checks every
 plan with `verify-memory-plan` and runs it in the reference interpreter under the
-late, early and two random schedules against the planless program. Prints how many
+late, early and (by default) one random schedule against the planless program. Prints how many
 programs, buffers, plans and schedules it tried and how many violations it found;
 each finding's program is written to DIR (default: bench/fuzz-findings).
 """
@@ -25,6 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("count", type=int)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(Path(__file__).parent / "fuzz-findings"))
+    parser.add_argument("--random-schedules", type=int, default=1,
+                        help="random schedules per plan, besides late and early")
     parser.add_argument("--progress", type=int, default=0,
                         help="print a line every this many programs")
     args = parser.parse_args(argv)
@@ -35,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     for i in range(args.count):
         seed = args.seed + i
-        stats = fuzz_program(generate(RandomChoices(seed)), seed, pipelines)
+        stats = fuzz_program(generate(RandomChoices(seed)), seed, pipelines,
+                             args.random_schedules)
         for n, finding in enumerate(stats.findings):
             out.mkdir(parents=True, exist_ok=True)
             path = out / f"seed{seed}-{n}-{finding.kind}.mlir"

@@ -114,7 +114,7 @@ def fuzz_program(program: Program, seed: int = 0,
         return stats
     for pipeline in pipelines:
         stats.pipelines += 1
-        after = parse_module(ctx, program.text, "fuzz.mlir")
+        after = before.clone()
         try:
             with diagnostic_handler(lambda d: None):
                 _apply(ctx, after, pipeline)
