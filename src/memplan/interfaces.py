@@ -11,7 +11,7 @@ cases them either.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Set
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -31,6 +31,7 @@ __all__ = [
     "PlannableAllocation",
     "StreamExecution",
     "StreamSynchronization",
+    "SuccessorOperands",
     "ViewLike",
     "attach_trait",
     "get_interface",
@@ -237,3 +238,34 @@ def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
 
 def all_results(op: Operation) -> tuple[SSAValue, ...]:
     return tuple(op.results)
+
+
+@dataclass(frozen=True)
+class SuccessorOperands(OpTrait):
+    """Terminator operand field `fields[i]` (a variadic operand of an IRDL op) holds
+    the values passed to the block arguments of successor `i`."""
+
+    fields: tuple[str, ...]
+
+    def forwarded(self, op: Operation, successor: int) -> Sequence[SSAValue]:
+        return tuple(getattr(op, self.fields[successor]))
+
+    def without(self, op: Operation, drop: dict[int, set[int]]) -> Operation:
+        """A copy of `op` that no longer passes, to each successor `i` in `drop`, the
+        operands at the positions `drop[i]`."""
+        assert isinstance(op, IRDLOperation)
+        dropped_fields = {self.fields[i]: positions for i, positions in drop.items()}
+        groups: list[SSAValue | Sequence[SSAValue] | None] = []
+        for name, _ in op.get_irdl_definition().operands:
+            group = getattr(op, name)
+            if name in dropped_fields:
+                group = [v for i, v in enumerate(group) if i not in dropped_fields[name]]
+            groups.append(group)
+        properties = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
+        return type(op).build(
+            operands=groups,
+            result_types=[r.type for r in op.results],
+            properties=properties,
+            attributes=dict(op.attributes),
+            successors=list(op.successors),
+        )

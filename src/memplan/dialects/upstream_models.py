@@ -8,12 +8,14 @@ follow buffers without knowing op names. Importing this module attaches them.
 
 from __future__ import annotations
 
-from xdsl.dialects import func, memref
+from xdsl.dialects import cf, func, memref
+from xdsl.traits import NoMemoryEffect
 from xdsl.ir import Operation
 
 from memplan.printing.structure import DefaultDialect
 from memplan.interfaces import (
     OperandEffects,
+    SuccessorOperands,
     PlannableAllocation,
     ViewLike,
     all_results,
@@ -70,6 +72,12 @@ def _attach() -> None:
     for op_type, allocation in _PLANNABLE.items():
         attach_trait(op_type, allocation)
     attach_trait(func.FuncOp, DefaultDialect("func"))
+    attach_trait(cf.BranchOp, SuccessorOperands(("arguments",)))
+    attach_trait(cf.ConditionalBranchOp, SuccessorOperands(("then_arguments", "else_arguments")))
+    # MLIR's branches are Pure; xDSL's declare no effects, which would make every
+    # branch look like it writes unknown memory.
+    attach_trait(cf.BranchOp, NoMemoryEffect())
+    attach_trait(cf.ConditionalBranchOp, NoMemoryEffect())
 
 
 _attach()

@@ -1,8 +1,8 @@
 """Dialect-independent cleanups shared by `canonicalize` and `apply-patterns`.
 
 - Control flow: which terminator operands feed which successor's block arguments is
-  the `SuccessorOperands` interface (MLIR's `BranchOpInterface`), attached here to
-  `cf.br` and `cf.cond_br`. With it, block arguments that receive the same value from
+  the `SuccessorOperands` interface (MLIR's `BranchOpInterface`, in
+  `memplan.interfaces`). With it, block arguments that receive the same value from
   every predecessor are replaced by that value, unused ones are dropped, and (for
   apply-patterns, as IREE's `FoldBlockArgumentsPattern`) two arguments that always
   receive equal values become one. Blocks no path reaches are erased.
@@ -18,22 +18,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import cf
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.irdl import IRDLOperation
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.traits import (
     ConstantLike,
     HasCanonicalizationPatternsTrait,
     IsolatedFromAbove,
-    NoMemoryEffect,
-    OpTrait,
 )
 
 from memplan.analysis.dominance import DominatorTree
 from memplan.analysis.equivalence import OpKey
-from memplan.interfaces import attach_trait, get_interface
+import memplan.dialects.upstream_models  # noqa: F401  (branch models)
+from memplan.interfaces import SuccessorOperands, get_interface
 
 __all__ = [
     "CanonicalizationPatterns",
@@ -59,45 +56,6 @@ class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
         return ()
-
-
-@dataclass(frozen=True)
-class SuccessorOperands(OpTrait):
-    """Terminator operand field `fields[i]` (a variadic operand of an IRDL op) holds
-    the values passed to the block arguments of successor `i`."""
-
-    fields: tuple[str, ...]
-
-    def forwarded(self, op: Operation, successor: int) -> Sequence[SSAValue]:
-        return tuple(getattr(op, self.fields[successor]))
-
-    def without(self, op: Operation, drop: dict[int, set[int]]) -> Operation:
-        """A copy of `op` that no longer passes, to each successor `i` in `drop`, the
-        operands at the positions `drop[i]`."""
-        assert isinstance(op, IRDLOperation)
-        dropped_fields = {self.fields[i]: positions for i, positions in drop.items()}
-        groups: list[SSAValue | Sequence[SSAValue] | None] = []
-        for name, _ in op.get_irdl_definition().operands:
-            group = getattr(op, name)
-            if name in dropped_fields:
-                group = [v for i, v in enumerate(group) if i not in dropped_fields[name]]
-            groups.append(group)
-        properties = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
-        return type(op).build(
-            operands=groups,
-            result_types=[r.type for r in op.results],
-            properties=properties,
-            attributes=dict(op.attributes),
-            successors=list(op.successors),
-        )
-
-
-attach_trait(cf.BranchOp, SuccessorOperands(("arguments",)))
-attach_trait(cf.ConditionalBranchOp, SuccessorOperands(("then_arguments", "else_arguments")))
-# MLIR's branches are Pure; xDSL's declare no effects, which would make every branch
-# look like it writes unknown memory.
-attach_trait(cf.BranchOp, NoMemoryEffect())
-attach_trait(cf.ConditionalBranchOp, NoMemoryEffect())
 
 
 def replace_uses(old: SSAValue, new: SSAValue) -> None:
