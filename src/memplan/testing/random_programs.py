@@ -352,7 +352,7 @@ class _Generator:
             return
         source = self.c.choice(readable)
         targets = [b for b in self.buffers() if b.type == source.type and b.covers_root
-                   and b.base is not source.base]
+                   and b.size == source.size and b.base is not source.base]
         if not targets:
             return
         target = self.c.choice(targets)
