@@ -9,6 +9,7 @@ program it was made from, under every schedule.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,7 +65,7 @@ class Outcome:
 def _function(module: ModuleOp, name: str) -> func.FuncOp:
     op = SymbolTable.lookup_symbol(module, name)
     if not isinstance(op, func.FuncOp):
-        raise ValueError(f"no function @{name} in the module")
+        raise TypeError(f"no function @{name} in the module")
     return op
 
 
@@ -94,7 +95,7 @@ def _arguments(interp: MemplanInterpreter, fn: func.FuncOp, seed: int,
         elif isinstance(t, AnyFloat):
             values.append(FloatAttr(float(rng.uniform(-2, 2)), t))
         else:
-            raise ValueError(f"cannot make an argument of type {t}")
+            raise TypeError(f"cannot make an argument of type {t}")
     return values
 
 
@@ -103,11 +104,14 @@ def _observe(value: Any) -> Any:
         return np.ascontiguousarray(value.array()).tobytes()
     if isinstance(value, IntegerAttr | FloatAttr):
         data = value.value.data
-        return ("nan",) if isinstance(data, float) and data != data else data
+        return ("nan",) if isinstance(data, float) and math.isnan(data) else data
     return repr(value)
 
 
-def run_function(module: ModuleOp, name: str, schedule: Schedule = Schedule(),
+_LATE = Schedule("late")
+
+
+def run_function(module: ModuleOp, name: str, schedule: Schedule = _LATE,
                  seed: int = 0, dynamic_size: int = 4) -> Outcome:
     """Run `@name` with inputs made from `seed`; kernels still queued at the end run
     then. An interpretation error is part of the outcome, not an exception."""

@@ -36,7 +36,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from memplan.dialects import hip
-from memplan.interfaces import ALL_STREAMS, get_interface, StreamSynchronization
+from memplan.interfaces import ALL_STREAMS, StreamSynchronization, get_interface
 from memplan.interpreter.kernels import run_kernel
 from memplan.interpreter.memory import MemRefValue, contiguous_strides, dtype_of
 
@@ -318,12 +318,12 @@ class HipFunctions(InterpreterFunctions):
 class MemplanInterpreter(Interpreter):
     """xDSL's interpreter with memplan's memory, hip ops and a device schedule."""
 
-    def __init__(self, module: ModuleOp, schedule: Schedule = Schedule()):
+    def __init__(self, module: ModuleOp, schedule: Schedule | None = None):
         super().__init__(module, index_bitwidth=64)
         for functions in (ArithFunctions(), ScfFunctions(), FuncFunctions(),
                           MemrefFunctions(), ArithExtras(), HipFunctions()):
             self.register_implementations(functions)
-        self.schedule = schedule
+        self.schedule = schedule = schedule or Schedule()
         self.random = random.Random(schedule.seed)
         self.streams: list[DeviceStream] = []
         self.enqueued = 0

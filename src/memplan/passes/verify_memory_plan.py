@@ -40,6 +40,7 @@ from math import inf, prod
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     IndexType,
     IntegerAttr,
@@ -48,7 +49,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     StridedLayoutAttr,
-    DYNAMIC_INDEX,
 )
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import CallableOpInterface, IsTerminator
@@ -65,7 +65,7 @@ from memplan.interfaces import (
 )
 from memplan.passes.base import MemplanPass
 
-__all__ = ["Violation", "VerifyMemoryPlan", "check_module"]
+__all__ = ["VerifyMemoryPlan", "Violation", "check_module"]
 
 # Ops whose regions run at most once per execution of the op; any other op with
 # regions is treated as a loop (its regions may run many times).

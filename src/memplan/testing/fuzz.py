@@ -28,7 +28,7 @@ from memplan.tools.memplan_opt import _verify
 from memplan.tools.pipeline import parse_pass_pipeline
 from memplan.tools.source import parse_module
 
-__all__ = ["FuzzStats", "Finding", "fuzz_program", "memory_pipelines"]
+__all__ = ["Finding", "FuzzStats", "fuzz_program", "memory_pipelines"]
 
 MEMORY_PASSES = ("materialize-host-scalars", "optimize-memrefs", "pool-allocs")
 """The memory passes, in no particular order; those registered are fuzzed."""

@@ -126,7 +126,7 @@ def _check_options(spec: ArgSpec, cls: type[ModulePass]) -> None:
             continue
         raise UserError(
             f"invalid options for pass '{spec.name}': option '{key}' expects "
-            f"{str(field.type)}, got '{values[0]}'"
+            f"{field.type!s}, got '{values[0]}'"
         )
 
 

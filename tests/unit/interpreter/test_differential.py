@@ -7,7 +7,12 @@ from pathlib import Path
 import pytest
 from xdsl.context import Context
 
-from memplan.interpreter import Schedule, default_schedules, differential_check, run_function
+from memplan.interpreter import (
+    Schedule,
+    default_schedules,
+    differential_check,
+    run_function,
+)
 from memplan.passes.materialize_host_scalars import MaterializeHostScalars
 from memplan.passes.optimize_memrefs import OptimizeMemrefs
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import IntegerAttr
@@ -11,10 +13,7 @@ from memplan.interpreter.kernels import run_kernel
 
 def _op(name: str, **attrs: int):
     """Kernels read only their attributes from the op."""
-    class Fake:
-        attributes = {k: IntegerAttr(v, 64) for k, v in attrs.items()}
-
-    return Fake()
+    return SimpleNamespace(attributes={k: IntegerAttr(v, 64) for k, v in attrs.items()})
 
 
 def _run(name, ins, out_shape, dtype=np.float32, **attrs):
