@@ -20,8 +20,8 @@ The search builds a plan bottom up. It never considers arbitrary offsets:
   with ``b`` moved to the front.
 - Section inference. Cliques of conflicting buffers (the live sets of time sections,
   for intervals) must stack: the lowest remaining buffer of a clique cannot start
-  below its candidate offset, and all of the clique's remaining bytes go above it. A
-  node where that exceeds the capacity in any clique is cut.
+  below its floor, and all of the clique's remaining bytes go above it. A node where
+  that exceeds the capacity in any clique is cut.
 - Candidate order. Lowest offset first; ties by a static preorder (MiniMalloc's
   "WAT", "TAW", "TWA": lifetime width, area, total bytes of the busiest moment). The
   search restarts with the next preorder under a growing node budget, so one bad
@@ -49,6 +49,10 @@ from .validate import validate_plan
 PREORDERS = ("WAT", "TAW", "TWA")
 
 _UNBANNED = -1
+#: Bound on the failed-state memo (about 100 bytes an entry).
+_MAX_REMEMBERED_STATES = 3_000_000
+#: Above this many conflicting pairs exact returns the best known plan unsearched.
+MAX_SEARCH_CONFLICTS = 2_000_000
 _HIDDEN = np.iinfo(np.int64).max // 4  # offset given to buffers outside the current part
 
 
@@ -79,6 +83,9 @@ class _Search:
         self.aligned = bool((self.alignments > 1).any())
         self.neighbours = problem.neighbours
         self.rank = rank
+        self.capacity = -1
+        self.failed_states: set[int] = set()
+        self.solved_parts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         # Without alignment the search never looks at the last offset, so parts of the
         # problem that no lifetime connects are independent (see _solve_parts).
         self.decompose = problem.has_intervals and not self.aligned
@@ -111,6 +118,12 @@ class _Search:
 
     def run(self, capacity: int, node_budget: int, deadline: float) -> SearchResult:
         n = len(self.problem)
+        if capacity != self.capacity:
+            # Failed states stay failed at the same capacity and below (the restarts
+            # over preorders share them); a larger capacity starts afresh.
+            if capacity > self.capacity:
+                self.failed_states.clear()
+            self.solved_parts.clear()
         self.capacity = capacity
         self.deadline = deadline
         self.node_budget = node_budget
@@ -161,9 +174,22 @@ class _Search:
         remaining = np.flatnonzero(self.remaining)
         if remaining.size == 0:
             return True
+        # The future of a node depends only on which buffers remain and their floors
+        # (and the last offset, which only matters with alignment): a state that
+        # already failed fails again, however it was reached.
+        floors = self.floor[remaining]
+        state = self._state(remaining, last_offset)
+        if state in self.failed_states:
+            return False
+        if self._expand(remaining, floors, last_offset):
+            return True
+        if len(self.failed_states) < _MAX_REMEMBERED_STATES:
+            self.failed_states.add(state)
+        return False
+
+    def _expand(self, remaining: np.ndarray, floors: np.ndarray, last_offset: int) -> bool:
         capacity = self.capacity
         sizes = self.sizes[remaining]
-        floors = self.floor[remaining]
         if self.aligned:
             floors = align_up(floors, self.alignments[remaining])
         if (floors + sizes).max() > capacity:
@@ -178,6 +204,8 @@ class _Search:
             need = np.where((self.clique_count >= 2) & (lowest < _HIDDEN), lowest + self.clique_total, 0)
             if need.max() > capacity:
                 return False
+        if not self.aligned and not self._stuck_buffers_can_rise(remaining, floors):
+            return False
         if self.decompose and remaining.size > 2:
             parts = self._independent_parts(remaining)
             if parts is not None:
@@ -224,6 +252,30 @@ class _Search:
                 self.banned_at[kind] = previous
         return False
 
+    def _stuck_buffers_can_rise(self, remaining: np.ndarray, floors: np.ndarray) -> bool:
+        """Forward check for buffers banned at their own floor h (an earlier sibling
+        placed them there and failed). Placements happen at the lowest floor, which
+        cannot pass h while such a buffer waits at h, so it only moves once some
+        neighbour is placed exactly at h: one must be able to get there (a floor below
+        h, or at h and not banned there). Without this check the search discovers the
+        dead end only after filling every other place at that height."""
+        kinds = self.kind[remaining]
+        stuck = np.flatnonzero(self.banned_at[kinds] == floors)
+        if stuck.size == 0:
+            return True
+        remaining_mask = self.remaining
+        for k in stuck.tolist():
+            height = floors[k]
+            around = self.neighbours[int(remaining[k])]
+            around = around[remaining_mask[around]]
+            around_floors = self.floor[around]
+            able = (around_floors < height) | (
+                (around_floors == height) & (self.banned_at[self.kind[around]] != height)
+            )
+            if not able.any():
+                return False
+        return True
+
     def _independent_parts(self, remaining: np.ndarray) -> list[np.ndarray] | None:
         """Split the remaining buffers into groups no lifetime connects, if any."""
         lowers = self.lowers[remaining]
@@ -237,10 +289,20 @@ class _Search:
     def _solve_parts(self, parts: list[np.ndarray], last_offset: int) -> bool:
         """Dynamic decomposition: parts share no conflicts, so each is searched alone
         and a failing part fails the node without revisiting the others' choices."""
+        states = [self._state(part, last_offset) for part in parts]
+        if any(state in self.failed_states for state in states):
+            return False
         everything = np.concatenate(parts)
         self.remaining[everything] = False
         try:
-            for part in sorted(parts, key=lambda p: -int(self.sizes[p].sum())):
+            # Small parts first: they fail or succeed cheaply, and solved parts are
+            # remembered, so a failing sibling part costs little on the next visit.
+            for k in sorted(range(len(parts)), key=lambda k: parts[k].size):
+                part, state = parts[k], states[k]
+                known = self.solved_parts.get(state)
+                if known is not None:
+                    self.offsets[known[0]] = known[1]
+                    continue
                 self.remaining[part] = True
                 try:
                     solved = self._search(last_offset)
@@ -248,9 +310,14 @@ class _Search:
                     self.remaining[part] = False
                 if not solved:
                     return False
+                if len(self.solved_parts) < _MAX_REMEMBERED_STATES:
+                    self.solved_parts[state] = (part, self.offsets[part].copy())
             return True
         finally:
             self.remaining[everything] = True
+
+    def _state(self, remaining: np.ndarray, last_offset: int) -> int:
+        return hash((remaining.tobytes(), self.floor[remaining].tobytes(), last_offset if self.aligned else 0))
 
     def _place_and_search(self, index: int, offset: int) -> bool:
         size = int(self.sizes[index])
@@ -313,6 +380,9 @@ def fits_within(
     """Decision search with restarts over :data:`PREORDERS` and a doubling node budget."""
     deadline = time.monotonic() + time_limit
     searches = [_Search(problem, preorder_ranks(problem, name)) for name in PREORDERS]
+    shared_failures: set[int] = set()
+    for search in searches:
+        search.failed_states = shared_failures
     budget = first_budget
     total_nodes = 0
     limit = sys.getrecursionlimit()
@@ -345,15 +415,28 @@ def exact(
     while plans keep coming. The returned plan is validated; ``plan.optimal`` says
     whether its pool size is proven minimal (it meets the lower bound or every smaller
     capacity was refuted); ``plan.stats`` records nodes and the capacity outcome. When
-    time runs out the best known plan (``initial``, else greedy) is returned."""
+    time runs out the best known plan (``initial``, else greedy) is returned, as it is
+    at once for problems with more than :data:`MAX_SEARCH_CONFLICTS` conflicting pairs."""
     start = time.monotonic()
     deadline = start + time_limit
     lower = problem.lower_bound()
-    best = initial if initial is not None else min((greedy(problem, o) for o in ("size", "breadth")), key=lambda p: p.pool_size)
-    best_offsets = best.offsets
-    best_pool = best.pool_size
+    known = initial
+    if known is None:
+        known = min((greedy(problem, order) for order in ("size", "breadth")), key=lambda plan: plan.pool_size)
+    best_offsets = known.offsets
+    best_pool = known.pool_size
     stats = {"nodes": 0, "lower_bound": lower, "capacity": capacity, "capacity_met": None}
     proven_floor = lower  # every capacity below this is refuted
+
+    if problem.conflict_count() > MAX_SEARCH_CONFLICTS:
+        # Adjacency lists of this size cost more memory and time than the search could
+        # use; the best known plan is the answer.
+        stats["skipped"] = f"more than {MAX_SEARCH_CONFLICTS} conflicting pairs"
+        if capacity is not None:
+            stats["capacity_met"] = best_pool <= capacity
+        stats["seconds"] = time.monotonic() - start
+        validate_plan(problem, best_offsets)
+        return Plan(problem, np.asarray(best_offsets), "exact", optimal=best_pool <= lower, stats=stats)
 
     def attempt(target: int) -> SearchResult:
         result = fits_within(problem, target, max(0.0, deadline - time.monotonic()))

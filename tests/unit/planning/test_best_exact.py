@@ -107,3 +107,15 @@ def test_best_reaches_the_bound_when_an_order_does(seed):
     problem = Problem.from_intervals([Buffer(str(i), 4, i, i + 2) for i in range(8)])
     plan = best(problem, time_limit=0.2, seed=seed)
     assert plan.pool_size == problem.lower_bound() == 8
+
+
+def test_exact_skips_the_search_on_huge_problems(monkeypatch):
+    import sys
+
+    exact_module = sys.modules["memplan.planning.exact"]
+    monkeypatch.setattr(exact_module, "MAX_SEARCH_CONFLICTS", 1)
+    problem = Problem.from_intervals([Buffer(str(i), 1 + i, 0, 2) for i in range(3)])
+    plan = exact(problem, capacity=100, time_limit=5.0)
+    assert "skipped" in plan.stats and plan.stats["capacity_met"]
+    assert plan.stats["nodes"] == 0
+    assert not overlapping_pairs(problem, plan.offsets)
