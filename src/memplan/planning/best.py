@@ -9,6 +9,13 @@ pool is no larger (accepting equal ones lets the search drift across plateaus). 
 placed early sit low and are packed around by everything else, which is what the
 culprits need. It stops at the time budget, or once the pool reaches the lower bound
 (or a requested capacity).
+
+On problems small enough for the exact search (at most :data:`SEARCH_MAX_BUFFERS`
+buffers and :data:`~memplan.planning.exact.MAX_SEARCH_CONFLICTS` conflicting pairs),
+the order search gets a third of the budget and the rest goes to short runs of the
+exact search at capacities between the lower bound and the best pool so far,
+halving the gap after each success. A capacity well above the optimum is usually
+found in a few hundred nodes, where the order search stalls.
 """
 
 from __future__ import annotations
@@ -17,9 +24,14 @@ import time
 
 import numpy as np
 
+from .exact import MAX_SEARCH_CONFLICTS, fits_within
 from .greedy import ORDERS, buffer_order, place_in_order
 from .problem import Plan, Problem
 from .validate import validate_plan
+
+
+#: Largest problem on which best also runs short exact searches.
+SEARCH_MAX_BUFFERS = 2000
 
 
 def _pool(problem: Problem, offsets: np.ndarray) -> int:
@@ -54,8 +66,10 @@ def best(
     rng = np.random.default_rng(seed)
     n = len(problem)
     sizes = problem.sizes
-    rounds = improvements = 0
-    while best_pool > goal and n > 1 and time.monotonic() < deadline:
+    rounds = improvements = searches = 0
+    searchable = n <= SEARCH_MAX_BUFFERS and problem.conflict_count() <= MAX_SEARCH_CONFLICTS
+    order_deadline = started + time_limit / 3 if searchable else deadline
+    while best_pool > goal and n > 1 and time.monotonic() < order_deadline:
         rounds += 1
         ends = best_offsets + sizes
         # Culprits: buffers reaching above the lower bound, highest first.
@@ -81,8 +95,24 @@ def best(
             if pool < best_pool:
                 improvements += 1
             best_order, best_offsets, best_pool = order, offsets, pool
+    if searchable:
+        # Capacity ladder: aim halfway between the bound and the best pool; on success
+        # aim lower, on failure (or timeout) aim closer to the best pool.
+        low = goal
+        while best_pool > low and time.monotonic() < deadline:
+            target = low + (best_pool - low) // 2
+            remaining_time = deadline - time.monotonic()
+            result = fits_within(problem, target, max(0.05, remaining_time / 3))
+            searches += 1
+            if result.offsets is not None:
+                best_offsets = result.offsets
+                best_pool = _pool(problem, best_offsets)
+                improvements += 1
+            else:
+                low = target + 1
     validate_plan(problem, best_offsets)
     stats = {
+        "searches": searches,
         "start_order": best_name,
         "rounds": rounds,
         "improvements": improvements,

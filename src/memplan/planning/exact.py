@@ -24,8 +24,13 @@ The search builds a plan bottom up. It never considers arbitrary offsets:
   that exceeds the capacity in any clique is cut.
 - Candidate order. Lowest offset first; ties by a static preorder (MiniMalloc's
   "WAT", "TAW", "TWA": lifetime width, area, total bytes of the busiest moment). The
-  search restarts with the next preorder under a growing node budget, so one bad
-  tie-break does not use up the time.
+  search restarts under a growing node budget, with the next preorder and later with
+  randomly perturbed ones, so one bad early choice does not use up the time.
+- Learnt failures. A node's future depends only on which buffers remain and their
+  floors, so failed states are remembered (by hash) and pruned on sight, across
+  restarts too. Parts solved by decomposition are remembered with their offsets.
+- Forward check. A buffer banned at its own floor can only move once a neighbour is
+  placed exactly there; if no neighbour can be, the node is cut at once.
 
 Everything per node is a handful of numpy operations over the remaining buffers and
 the cliques (a few hundred entries on the challenging instances).
@@ -33,6 +38,7 @@ the cliques (a few hundred entries on the challenging instances).
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from dataclasses import dataclass
@@ -375,28 +381,35 @@ def preorder_ranks(problem: Problem, name: str) -> np.ndarray:
 
 
 def fits_within(
-    problem: Problem, capacity: int, time_limit: float, *, first_budget: int = 4000
+    problem: Problem, capacity: int, time_limit: float, *, first_budget: int = 1000, seed: int = 0
 ) -> SearchResult:
-    """Decision search with restarts over :data:`PREORDERS` and a doubling node budget."""
+    """Decision search with restarts: first the three :data:`PREORDERS`, then randomly
+    perturbed versions of them, each under a node budget that grows by 30% a run.
+
+    Deep dead ends make the search time heavy-tailed; short randomized runs escape
+    them, and failed states learnt in one run prune the next (they stay valid)."""
     deadline = time.monotonic() + time_limit
-    searches = [_Search(problem, preorder_ranks(problem, name)) for name in PREORDERS]
-    shared_failures: set[int] = set()
-    for search in searches:
-        search.failed_states = shared_failures
-    budget = first_budget
+    base_ranks = [preorder_ranks(problem, name) for name in PREORDERS]
+    search = _Search(problem, base_ranks[0])
+    rng = np.random.default_rng(seed)
+    budget = float(first_budget)
     total_nodes = 0
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * len(problem) + 1000))
     try:
-        while True:
-            for search in searches:
-                result = search.run(capacity, budget, deadline)
-                total_nodes += result.nodes
-                if result.offsets is not None or result.proven_infeasible:
-                    return SearchResult(result.offsets, result.proven_infeasible, total_nodes)
-                if time.monotonic() > deadline:
-                    return SearchResult(None, False, total_nodes)
-            budget *= 2
+        for run in itertools.count():
+            rank = base_ranks[run % len(base_ranks)]
+            if run >= len(base_ranks):
+                rank = np.argsort(np.argsort(rank + rng.random(len(problem)) * len(problem) * 0.1, kind="stable"))
+            search.rank = rank
+            result = search.run(capacity, int(budget), deadline)
+            total_nodes += result.nodes
+            if result.offsets is not None or result.proven_infeasible:
+                return SearchResult(result.offsets, result.proven_infeasible, total_nodes)
+            if time.monotonic() > deadline:
+                return SearchResult(None, False, total_nodes)
+            budget *= 1.3
+        raise AssertionError("unreachable")
     finally:
         sys.setrecursionlimit(limit)
 
