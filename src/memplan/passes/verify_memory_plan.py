@@ -57,6 +57,7 @@ from memplan.diagnostics import Diagnostic, UserError, emit, location_of
 from memplan.interfaces import (
     ALL_STREAMS,
     MemoryEffectKind,
+    captures_no_address,
     get_interface,
     memory_effects,
     stream_of,
@@ -406,7 +407,8 @@ class _Function:
         buffers = [v for v in op.operands if isinstance(v.type, MemRefType)]
         if not buffers:
             return
-        if op.has_trait(IsTerminator):
+        # An unregistered op using a buffer is no return: its effects are unknown.
+        if op.has_trait(IsTerminator, value_if_unregistered=False):
             parent = op.parent_op()
             if parent is not None and get_interface(parent, CallableOpInterface) is not None:
                 # Returned: the caller reads it once the runtime synchronized.
@@ -432,6 +434,14 @@ class _Function:
             targets = buffers if effect.value is None else [effect.value]
             for value in targets:
                 self._access(op, value, write, path)
+        # A buffer operand no effect names may have its address kept or stored as a
+        # value (`memref.store %buf, %box[..]`), unless the op reads only metadata.
+        if any(e.value is None for e in effects) or captures_no_address(op):
+            return
+        tied = {e.value for e in effects}
+        for value in buffers:
+            if value not in tied:
+                self._escape(op, value, path)
 
     def _returned(self, op: Operation, value: SSAValue, path) -> None:
         buffer, _ = self._info(value, path)
@@ -723,21 +733,65 @@ def _interleaved(xs: list[_Access], ys: list[_Access], level: int,
 
 def _fresh_generations(a: _Buffer, b: _Buffer, level: int) -> bool:
     """Whether two buffers that alternate in program order only ever come back
-    with a fresh write: slot reuse that replaced buffers by one value makes one
-    logical buffer of several original ones, whose later ones start that way."""
+    with writes that cover them before any read: slot reuse that replaced buffers
+    by one value makes one logical buffer of several original ones, and each later
+    one starts by writing all of itself."""
     accesses = sorted((*a.accesses, *b.accesses), key=lambda s: s.order)
     seen: set[int] = set()
     previous: _Buffer | None = None
-    for access in accesses:
+    for i, access in enumerate(accesses):
         buffer = access.buffer
         if buffer is not previous:
-            if id(buffer) in seen:
-                returning = [s for s in buffer.accesses if s.op is access.op]
-                if len(access.path) != level + 1 or not all(s.fresh for s in returning):
-                    return False
+            if id(buffer) in seen and not _covered_before_read(
+                [s for s in accesses[i:] if s.buffer is buffer], level
+            ):
+                return False
             seen.add(id(buffer))
             previous = buffer
     return True
+
+
+def _covered_before_read(accesses: list[_Access], level: int) -> bool:
+    """The accesses (in program order) write every element before reading one:
+    a fresh whole write, host stores at constant indices, or a loop at `level`
+    from 0 to the size by 1 storing at its induction variable and reading nothing
+    of the buffer."""
+    if not accesses:
+        return True
+    head = accesses[0].buffer.head
+    t = head.type
+    if not isinstance(t, MemRefType) or not t.has_static_shape():
+        count = None
+    else:
+        count = prod(t.get_shape())
+    covered: set[int] = set()
+    for access in accesses:
+        if not access.write:
+            return False
+        if access.fresh and len(access.path) == level + 1:
+            return True
+        op = access.op
+        if count is None or not isinstance(op, memref.StoreOp) or op.memref is not head:
+            return False
+        indices = [_constant(i) for i in op.indices]
+        if len(access.path) == level + 1 and None not in indices:
+            flat = 0
+            for index, size in zip(indices, t.get_shape()):
+                flat = flat * size + index  # type: ignore[operator]
+            covered.add(flat)
+        elif len(access.path) == level + 2 and len(op.indices) == 1:
+            loop = op.parent_op()
+            if not (isinstance(loop, scf.ForOp) and op.indices[0] is loop.body.block.args[0]
+                    and _constant(loop.lb) == 0 and _constant(loop.step) == 1
+                    and _constant(loop.ub) == count):
+                return False
+            inside = [s for s in accesses if s.op.parent_op() is loop]
+            return all(s.write for s in inside)
+        else:
+            return False
+        if len(covered) == count:
+            return True
+    return False
 
 
 def _op_at(accesses: list[_Access], level: int, index: int) -> Operation:
@@ -772,8 +826,9 @@ def check_module(module: ModuleOp) -> list[Violation]:
         if len(region.blocks) > 1:
             for block in list(region.blocks)[1:]:
                 fn._walk_block(block, ())
+        # An unregistered last op may be the terminator: the arguments are outputs.
         terminator = top.last_op if top.last_op is not None and top.last_op.has_trait(
-            IsTerminator) else None
+            IsTerminator, value_if_unregistered=True) else None
         fn.finish(terminator)
         checker = _Checker(fn)
         checker.check()

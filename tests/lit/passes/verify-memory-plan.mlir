@@ -375,3 +375,45 @@ func.func @dynamic_slabs_overlap(%ctx: !hip.context, %x: memref<?xi64>, %n: inde
   memref.store %v, %b[%c0] : memref<?xi64>
   return
 }
+
+// -----
+
+// A buffer merged into a slot comes back filled by a host loop over all of it
+// before anything reads it (decoders fill position ids this way).
+// CHECK-LABEL: @merged_generation_filled_by_a_loop
+func.func @merged_generation_filled_by_a_loop(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %slot = memref.alloc() : memref<4xf32>
+  hip.relu(%ctx) ins(%x : memref<4xf32>) outs(%slot : memref<4xf32>)
+  %half = memref.reinterpret_cast %slot to offset: [0], sizes: [2], strides: [1] : memref<4xf32> to memref<2xf32>
+  hip.neg(%ctx) ins(%x : memref<4xf32>) outs(%half : memref<2xf32>)
+  hip.synchronize(%ctx)
+  scf.for %i = %c0 to %c4 step %c1 {
+    memref.store %v, %slot[%i] : memref<4xf32>
+  }
+  return %slot : memref<4xf32>
+}
+
+// -----
+
+// The same loop stops one element short: the last element still holds what the
+// middle buffer wrote.
+// CHECK-NOT: @merged_generation_partly_filled
+func.func @merged_generation_partly_filled(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %slot = memref.alloc() : memref<4xf32>
+  hip.relu(%ctx) ins(%x : memref<4xf32>) outs(%slot : memref<4xf32>)
+  %half = memref.reinterpret_cast %slot to offset: [0], sizes: [2], strides: [1] : memref<4xf32> to memref<2xf32>
+  // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %slot and %half {{.*}}; accesses of %half lie between accesses of %slot
+  // ERR-NEXT: [[# @LINE + 6]]:3: note: the other access is here
+  hip.neg(%ctx) ins(%x : memref<4xf32>) outs(%half : memref<2xf32>)
+  hip.synchronize(%ctx)
+  scf.for %i = %c0 to %c3 step %c1 {
+    memref.store %v, %slot[%i] : memref<4xf32>
+  }
+  return %slot : memref<4xf32>
+}
