@@ -1,14 +1,15 @@
 """Offset planning independent of the IR: buffers, conflicts, strategies, checks.
 
-``greedy`` (best fit in one order, fast on traces of tens of thousands of buffers),
+``greedy`` (best fit by size, fast on traces of tens of thousands of buffers, plus a
+bottom-up skyline construction on small problems),
 ``best`` (several orders and local improvement under a time budget) and ``exact``
 (MiniMalloc-style branch and bound) all return a validated :class:`Plan`.
 """
 
 from .best import best
 from .dsa_csv import read_dsa_csv, write_plan_csv
-from .exact import PREORDERS, exact
-from .greedy import ORDERS, buffer_order, greedy, place_in_order
+from .exact import exact
+from .greedy import ORDERS, PREORDERS, buffer_order, greedy, place_in_order, skyline_offsets
 from .problem import Buffer, Plan, PlanInputError, Problem
 from .validate import PlanValidationError, validate_plan
 
@@ -26,6 +27,7 @@ __all__ = [
     "greedy",
     "place_in_order",
     "read_dsa_csv",
+    "skyline_offsets",
     "validate_plan",
     "write_plan_csv",
 ]

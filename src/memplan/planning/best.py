@@ -1,8 +1,9 @@
 """Best-effort planning: several greedy orders, then local search over the order.
 
-The greedy planner's result depends only on the order it places buffers in, so the
-search works on orders. It starts from the best of the named orders (size, breadth,
-lifetime, area), then repeats: take the buffers that end highest in the current plan
+Best fit depends only on the order it places buffers in, so the search works on
+orders. It starts from the best of the named orders (size, breadth, lifetime, area)
+and the skyline construction (under each MiniMalloc preorder, as the budget allows),
+then repeats on the best order: take the buffers that end highest in the current plan
 (the ones that make the pool larger than the lower bound), move some of them, plus a
 few random others, to the front of the order, and replan; keep the new order if the
 pool is no larger (accepting equal ones lets the search drift across plateaus). Buffers
@@ -25,7 +26,7 @@ import time
 import numpy as np
 
 from .exact import MAX_SEARCH_CONFLICTS, fits_within
-from .greedy import ORDERS, buffer_order, place_in_order
+from .greedy import ORDERS, PREORDERS, SKYLINE_MAX_BUFFERS, buffer_order, place_in_order, skyline_offsets
 from .problem import Plan, Problem
 from .validate import validate_plan
 
@@ -63,6 +64,20 @@ def best(
             best_order, best_offsets, best_pool, best_name = order, offsets, pool, name
         if best_pool <= goal or time.monotonic() > deadline:
             break
+    # The skyline construction, when its cost (about n^2 / 130 million seconds on
+    # intervals) fits in what is left of the budget.
+    order_pool = best_pool
+    order_offsets = best_offsets
+    for preorder in PREORDERS[::-1]:
+        expected = len(problem) ** 2 / 1.3e8 if problem.has_intervals else 0.0
+        if best_pool <= goal or time.monotonic() + expected > deadline:
+            break
+        offsets = skyline_offsets(problem, preorder)
+        pool = _pool(problem, offsets)
+        if pool < best_pool:
+            best_offsets, best_pool, best_name = offsets, pool, f"skyline:{preorder}"
+        if len(problem) > SKYLINE_MAX_BUFFERS:
+            break  # one construction is all a large problem can afford
     rng = np.random.default_rng(seed)
     n = len(problem)
     sizes = problem.sizes
@@ -71,7 +86,7 @@ def best(
     order_deadline = started + time_limit / 3 if searchable else deadline
     while best_pool > goal and n > 1 and time.monotonic() < order_deadline:
         rounds += 1
-        ends = best_offsets + sizes
+        ends = order_offsets + sizes
         # Culprits: buffers reaching above the lower bound, highest first.
         above = np.flatnonzero(ends > lower)
         if above.size == 0:
@@ -91,10 +106,11 @@ def best(
         order = np.argsort(keys, kind="stable")
         offsets = place_in_order(problem, order)
         pool = _pool(problem, offsets)
-        if pool <= best_pool:
+        if pool <= order_pool:
+            best_order, order_offsets, order_pool = order, offsets, pool
             if pool < best_pool:
                 improvements += 1
-            best_order, best_offsets, best_pool = order, offsets, pool
+                best_offsets, best_pool = offsets, pool
     if searchable:
         # Capacity ladder: aim halfway between the bound and the best pool; on success
         # aim lower, on failure (or timeout) aim closer to the best pool.

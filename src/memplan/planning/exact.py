@@ -45,14 +45,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .greedy import greedy, peak_live_bytes
+from .greedy import PREORDERS, greedy, preorder_ranks
 from .problem import Plan, Problem, align_up
 from .validate import validate_plan
-
-#: Static tie-break orders among buffers at the same offset (MiniMalloc's names):
-#: W = lifetime width (degree for conflict graphs), A = area (size x width),
-#: T = bytes live at the buffer's busiest moment; all descending.
-PREORDERS = ("WAT", "TAW", "TWA")
 
 _UNBANNED = -1
 #: Bound on the failed-state memo (about 100 bytes an entry).
@@ -362,22 +357,9 @@ class _Search:
             self.floor[around] = saved_floor
 
 
-def preorder_ranks(problem: Problem, name: str) -> np.ndarray:
-    """Rank of each buffer in a MiniMalloc static preorder (0 = tried first)."""
-    if problem.has_intervals:
-        width = problem.uppers - problem.lowers
-    else:
-        width = np.fromiter((len(a) for a in problem.neighbours), dtype=np.int64, count=len(problem))
-    area = problem.sizes * width
-    total = peak_live_bytes(problem)
-    keys = {"W": width, "A": area, "T": total}
-    if sorted(name) != ["A", "T", "W"]:
-        raise ValueError(f"unknown preorder {name!r}; expected one of {', '.join(PREORDERS)}")
-    # np.lexsort sorts by the last key first.
-    order = np.lexsort(tuple(-keys[letter] for letter in reversed(name)))
-    rank = np.empty(len(problem), dtype=np.int64)
-    rank[order] = np.arange(len(problem))
-    return rank
+def _frames_needed(problem: Problem) -> int:
+    """Recursion depth for a search: a few frames per placed buffer."""
+    return 6 * len(problem) + 1000
 
 
 def fits_within(
@@ -395,7 +377,7 @@ def fits_within(
     budget = float(first_budget)
     total_nodes = 0
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * len(problem) + 1000))
+    sys.setrecursionlimit(max(limit, _frames_needed(problem)))
     try:
         for run in itertools.count():
             rank = base_ranks[run % len(base_ranks)]
@@ -433,9 +415,7 @@ def exact(
     start = time.monotonic()
     deadline = start + time_limit
     lower = problem.lower_bound()
-    known = initial
-    if known is None:
-        known = min((greedy(problem, order) for order in ("size", "breadth")), key=lambda plan: plan.pool_size)
+    known = initial if initial is not None else greedy(problem)
     best_offsets = known.offsets
     best_pool = known.pool_size
     stats = {"nodes": 0, "lower_bound": lower, "capacity": capacity, "capacity_met": None}

@@ -1,9 +1,14 @@
-"""Greedy offset planning: buffers in a fixed order, each into the best-fitting gap.
+"""Greedy offset planning: no decision is ever undone.
 
-This is the TFLite "greedy by size" / XLA "global decreasing size best fit" family:
-take buffers largest first; for each, look at the already placed buffers it conflicts
-with, and put it in the smallest gap between them that holds it (lowest offset on
-ties), or on top of them when no gap does.
+Best fit is the TFLite "greedy by size" / XLA "global decreasing size best fit"
+family: take buffers largest first; for each, look at the already placed buffers it
+conflicts with, and put it in the smallest gap between them that holds it (lowest
+offset on ties), or on top of them when no gap does.
+
+The skyline construction (:func:`skyline_offsets`) builds bottom up instead, always
+on the lowest floor, as the exact search's first descent does. It is much better on
+MiniMalloc-style instances and costs O(n^2) vector work on intervals, so the default
+:func:`greedy` adds it only on problems of at most :data:`SKYLINE_MAX_BUFFERS` buffers.
 
 Cost: each buffer compares against the placed buffers it conflicts with. For interval
 problems those are found with vectorised numpy masks over placement-ordered arrays and
@@ -24,6 +29,15 @@ from .validate import validate_plan
 
 #: Orders :func:`greedy` knows by name; see :func:`buffer_order`.
 ORDERS = ("size", "breadth", "lifetime", "area")
+
+#: Static tie-break orders of the bottom-up (skyline) construction and of the exact
+#: search, MiniMalloc's names: W = lifetime width (degree for conflict graphs),
+#: A = area (size x width), T = bytes live at the buffer's busiest moment; descending.
+PREORDERS = ("WAT", "TAW", "TWA")
+
+#: Above this many buffers the default greedy skips the skyline construction, whose
+#: cost grows with n squared on interval problems.
+SKYLINE_MAX_BUFFERS = 2000
 
 
 def peak_live_bytes(problem: Problem) -> np.ndarray:
@@ -81,6 +95,63 @@ def buffer_order(problem: Problem, order: str = "size") -> np.ndarray:
     if order == "area":
         return np.lexsort((lowers, -(sizes.astype(np.float64) * span)))
     raise ValueError(f"unknown greedy order {order!r}; expected one of {', '.join(ORDERS)}")
+
+
+def preorder_ranks(problem: Problem, name: str) -> np.ndarray:
+    """Rank of each buffer in a MiniMalloc static preorder (0 = first)."""
+    if problem.has_intervals:
+        width = problem.uppers - problem.lowers
+    else:
+        width = np.fromiter((len(a) for a in problem.neighbours), dtype=np.int64, count=len(problem))
+    area = problem.sizes * width
+    total = peak_live_bytes(problem)
+    keys = {"W": width, "A": area, "T": total}
+    if sorted(name) != ["A", "T", "W"]:
+        raise ValueError(f"unknown preorder {name!r}; expected one of {', '.join(PREORDERS)}")
+    # np.lexsort sorts by the last key first.
+    order = np.lexsort(tuple(-keys[letter] for letter in reversed(name)))
+    rank = np.empty(len(problem), dtype=np.int64)
+    rank[order] = np.arange(len(problem))
+    return rank
+
+
+def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
+    """Bottom-up construction: repeatedly take the buffer with the lowest floor (the
+    highest end among its placed conflicting buffers), ties by ``preorder``, and put
+    it on that floor. It is the exact search's first descent without a capacity;
+    nothing is undone. On MiniMalloc-style instances it packs far tighter than best
+    fit by size (best fit leaves holes that nothing later fits). Each step updates the
+    floors of the buffers the placed one conflicts with: O(n) vector work a step for
+    intervals, O(degree) for conflict graphs."""
+    n = len(problem)
+    rank = preorder_ranks(problem, preorder)
+    sizes = problem.sizes
+    alignments = problem.alignments
+    offsets = np.zeros(n, dtype=np.int64)
+    done = np.iinfo(np.int64).max
+    floor = np.where(sizes > 0, 0, done).astype(np.int64)  # empty buffers stay at 0
+    if problem.has_intervals:
+        _, first, last = problem.time_slots
+    else:
+        neighbours = problem.neighbours
+    for _ in range(int((sizes > 0).sum())):
+        lowest = floor.min()
+        tied = np.flatnonzero(floor == lowest)
+        index = int(tied[np.argmin(rank[tied])]) if tied.size > 1 else int(tied[0])
+        offset = int(lowest)
+        if alignments[index] > 1:
+            offset = int(align_up(offset, int(alignments[index])))
+        offsets[index] = offset
+        end = offset + int(sizes[index])
+        floor[index] = done
+        if problem.has_intervals:
+            hit = (first < last[index]) & (last > first[index]) & (floor != done)
+            np.maximum(floor, np.where(hit, end, 0), out=floor)
+        else:
+            around = neighbours[index]
+            around = around[floor[around] != done]
+            floor[around] = np.maximum(floor[around], end)
+    return offsets
 
 
 def _best_gap(offsets: np.ndarray, ends: np.ndarray, size: int, alignment: int) -> int:
@@ -183,13 +254,29 @@ def place_in_order(problem: Problem, order: Sequence[int] | np.ndarray) -> np.nd
     return offsets
 
 
-def greedy(problem: Problem, order: str | Sequence[int] = "size") -> Plan:
-    """Plan by best fit in one order (a name from :data:`ORDERS` or explicit indices);
-    the plan is validated before it is returned."""
-    indices = buffer_order(problem, order) if isinstance(order, str) else np.asarray(order, dtype=np.int64)
+def greedy(problem: Problem, order: str | Sequence[int] = "auto") -> Plan:
+    """Plan greedily and validate the plan.
+
+    ``order``: ``"auto"`` (default) is best fit by size, and on problems of at most
+    :data:`SKYLINE_MAX_BUFFERS` buffers also the skyline construction, keeping the
+    smaller pool; a name from :data:`ORDERS` is best fit in that order; ``"skyline"``
+    (or ``"skyline:WAT"`` etc.) is the bottom-up construction; a sequence of indices
+    is best fit in that order."""
     if isinstance(order, str):
+        if order == "auto":
+            plans = [greedy(problem, "size")]
+            if len(problem) <= SKYLINE_MAX_BUFFERS:
+                plans.append(greedy(problem, "skyline"))
+            return min(plans, key=lambda plan: plan.pool_size)
+        if order == "skyline" or order.startswith("skyline:"):
+            preorder = order.partition(":")[2] or "TWA"
+            offsets = skyline_offsets(problem, preorder)
+            validate_plan(problem, offsets)
+            return Plan(problem, offsets, f"greedy:skyline:{preorder}")
+        indices = buffer_order(problem, order)
         name = f"greedy:{order}"
     else:
+        indices = np.asarray(order, dtype=np.int64)
         if sorted(indices.tolist()) != list(range(len(problem))):
             raise ValueError("an explicit order must list every buffer index exactly once")
         name = "greedy:custom"

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memplan.planning import Buffer, Problem, best, exact, greedy
-from memplan.planning.exact import fits_within, preorder_ranks
+from memplan.planning.exact import fits_within
+from memplan.planning.greedy import preorder_ranks
 
 from planning_cases import brute_force_optimum, graph_problems, interval_problems, overlapping_pairs
 

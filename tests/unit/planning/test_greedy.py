@@ -91,3 +91,42 @@ def test_breadth_order_puts_the_busiest_moment_first():
 def test_zero_size_buffers_sit_at_zero():
     problem = Problem.from_intervals([Buffer("a", 4, 0, 2), Buffer("empty", 0, 0, 2)])
     assert greedy(problem).offsets.tolist() == [0, 0]
+
+
+@given(interval_problems(aligned=True))
+@settings(max_examples=80, deadline=None)
+def test_skyline_plans_are_valid(problem):
+    for preorder in ("WAT", "TAW", "TWA"):
+        plan = greedy(problem, f"skyline:{preorder}")
+        assert not overlapping_pairs(problem, plan.offsets)
+        assert plan.pool_size >= problem.lower_bound()
+
+
+@given(graph_problems())
+@settings(max_examples=60, deadline=None)
+def test_skyline_on_conflict_graphs(problem):
+    plan = greedy(problem, "skyline")
+    assert not overlapping_pairs(problem, plan.offsets)
+
+
+def test_skyline_places_the_lowest_floor_first():
+    # Floors start at 0 everywhere; ties go to the TWA preorder (busiest moment, then
+    # width, then area): "long" (3 bytes, whole lifetime) first at 0, then "tall"
+    # and the two halves on top of it.
+    problem = Problem.from_intervals(
+        [Buffer("long", 3, 0, 4), Buffer("left", 5, 0, 2), Buffer("right", 5, 2, 4), Buffer("tall", 6, 1, 3)]
+    )
+    plan = greedy(problem, "skyline")
+    assert plan.offsets[0] == 0
+    assert not overlapping_pairs(problem, plan.offsets)
+    assert plan.pool_size == 14 == problem.lower_bound()
+
+
+def test_auto_keeps_the_smaller_of_best_fit_and_skyline():
+    problem = Problem.from_intervals(
+        [Buffer("a", 4, 0, 3), Buffer("b", 2, 1, 5), Buffer("c", 3, 3, 6), Buffer("d", 5, 5, 8)]
+    )
+    by_size = greedy(problem, "size")
+    auto = greedy(problem)
+    assert auto.pool_size == min(by_size.pool_size, greedy(problem, "skyline").pool_size)
+    assert by_size.pool_size == 10 and auto.pool_size == 8
