@@ -28,12 +28,14 @@ from xdsl.traits import get_effects as _xdsl_get_effects
 __all__ = [
     "EffectInstance",
     "MemoryEffectKind",
+    "NoAddressCapture",
     "PlannableAllocation",
     "StreamExecution",
     "StreamSynchronization",
     "SuccessorOperands",
     "ViewLike",
     "attach_trait",
+    "captures_no_address",
     "get_interface",
     "memory_effects",
     "plannable_allocation",
@@ -110,6 +112,25 @@ def view_source(op: Operation) -> SSAValue | None:
     """The buffer `op` views, or None when `op` is not a view."""
     trait = get_interface(op, ViewLike)
     return trait.view_source(op) if trait is not None else None
+
+
+@dataclass(frozen=True)
+class NoAddressCapture(OpTrait):
+    """The op reads only the metadata of its buffer operands (shape, rank): it
+    neither touches their bytes nor keeps or passes on their address.
+
+    A buffer operand without a memory effect tied to it is otherwise taken to
+    escape: an op may turn the address into an integer
+    (`memref.extract_aligned_pointer_as_index`, a cast), store it as a value
+    (`memref.store %buf, %box[..]`, whose effect names only `%box`) or hand it on,
+    and the bytes are then reached where no analysis follows them. Only ops that
+    declare this trait (`memref.dim`, `memref.rank`) are known not to.
+    """
+
+
+def captures_no_address(op: Operation) -> bool:
+    """Whether `op` declares that it reads only its operands' metadata."""
+    return get_interface(op, NoAddressCapture) is not None
 
 
 @dataclass(frozen=True)

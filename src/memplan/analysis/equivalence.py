@@ -28,7 +28,7 @@ def _dict_hash(entries: dict[str, Attribute]) -> int:
 
 def _operands(op: Operation) -> tuple[SSAValue, ...]:
     """The operands, in a canonical order for commutative ops (`a + b` is `b + a`)."""
-    if op.has_trait(Commutative):
+    if op.has_trait(Commutative, value_if_unregistered=False):
         return tuple(sorted(op.operands, key=id))
     return tuple(op.operands)
 

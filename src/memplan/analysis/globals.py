@@ -282,7 +282,8 @@ class GlobalTable:
                     referenced |= scanner.scan(attr)
             # Inside a nested symbol table a load names that table's global: any
             # name it uses is treated as a reference we cannot see through.
-            inner = nested_table or op.has_trait(SymbolTable)
+            # (An unregistered op may be a symbol table: its loads are opaque too.)
+            inner = nested_table or op.has_trait(SymbolTable, value_if_unregistered=True)
             for region in reversed(op.regions):
                 for block in reversed(region.blocks):
                     stack.extend((nested, inner) for nested in reversed(block.ops))

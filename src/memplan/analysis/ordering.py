@@ -20,10 +20,12 @@ What the analysis records, for each buffer root of a block (`BlockOrdering.info`
   and where it runs (host, or the stream of `memplan.interfaces.stream_of`). An
   access inside a nested region (a loop or branch body) counts at the op of the
   block that contains it, so a loop keeps its buffers busy for the whole loop;
-- why the buffer *escapes*, if it does: a user with unknown effects, an effect not
-  tied to a value, an op with regions that receives it, a nested terminator that
-  yields it, an op that may return an alias of it, a use in another block. An
-  escaping buffer may never share bytes;
+- why the buffer *escapes*, if it does: a user with unknown effects (an
+  unregistered op among them), an effect not tied to a value, an op with regions
+  that receives it, a nested terminator that yields it, an op that may return an
+  alias of it, an op with no effect tied to it that does not declare
+  `NoAddressCapture` (it may turn the address into an integer or store it as a
+  value), a use in another block. An escaping buffer may never share bytes;
 - the block terminator that returns it, if any: such a buffer lives past the end of
   the block, so it may take bytes that are free but never gives its own away;
 - the ops that free it (a FREE effect and nothing else), which a pass that merges
@@ -56,7 +58,7 @@ from __future__ import annotations
 import bisect
 import enum
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
@@ -64,10 +66,13 @@ from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
 
 from memplan.analysis.aliasing import alias_uses
+from memplan.analysis.equivalence import op_name
 from memplan.diagnostics import location_of
 from memplan.interfaces import (
     ALL_STREAMS,
+    EffectInstance,
     MemoryEffectKind,
+    captures_no_address,
     memory_effects,
     plannable_allocation,
     stream_of,
@@ -216,6 +221,20 @@ def _may_return_alias(op: Operation) -> bool:
     return any(isinstance(r.type, MemRefType | UnrankedMemRefType) for r in op.results)
 
 
+def _capture_reason(op: Operation, effects: Set[EffectInstance]) -> str:
+    """Why a use with no effect tied to the buffer escapes: the op may keep or pass
+    on the address (`NoAddressCapture` says it does not)."""
+    if effects:
+        return (
+            f"passed to '{op_name(op)}', whose memory effects are on other values: it may "
+            "store or pass on its address"
+        )
+    return (
+        f"its address is taken by '{op_name(op)}', which does not access it and does not "
+        "declare that it reads only its metadata"
+    )
+
+
 class BlockOrdering:
     """The ordering facts of one block: positions, synchronizing points, and per-root
     `BufferInfo` (computed on first request, in time linear in its uses)."""
@@ -282,42 +301,46 @@ class BlockOrdering:
             user = use.user
             i = self.index(user)
             if i is None:
-                escapes(user, f"used by '{user.name}' outside its block")
+                escapes(user, f"used by '{op_name(user)}' outside its block")
                 continue
             if use.is_view:
                 last_use = max(last_use, i)
                 continue
-            if user.has_trait(IsTerminator):
+            # An unregistered op answers every `has_trait` with True: it is no
+            # return, but an op whose effects are unknown.
+            if user.has_trait(IsTerminator, value_if_unregistered=False):
                 last_use = max(last_use, i)
                 if user.parent_block() is self.block:
                     returned_by = user
                 else:
-                    escapes(user, f"yielded out of a nested region by '{user.name}'")
+                    escapes(user, f"yielded out of a nested region by '{op_name(user)}'")
                 continue
             if user.regions:
-                escapes(user, f"passed into the regions of '{user.name}'")
+                escapes(user, f"passed into the regions of '{op_name(user)}'")
                 continue
             effects = memory_effects(user)
             if effects is None:
-                escapes(user, f"used by '{user.name}', whose memory effects are unknown")
+                escapes(user, f"used by '{op_name(user)}', whose memory effects are unknown")
                 continue
             if any(e.value is None and e.kind is not MemoryEffectKind.ALLOC for e in effects):
-                escapes(user, f"used by '{user.name}', which has an effect not tied to a value")
+                escapes(user, f"used by '{op_name(user)}', which has an effect not tied to a value")
                 continue
             kinds = {e.kind for e in effects if e.value is use.value}
             if MemoryEffectKind.FREE in kinds:
                 if kinds != {MemoryEffectKind.FREE} or user.results:
-                    escapes(user, f"freed by '{user.name}' together with other effects")
+                    escapes(user, f"freed by '{op_name(user)}' together with other effects")
                 else:
                     frees.append((user, use.operand_index))
                 continue
             last_use = max(last_use, i)
             if MemoryEffectKind.ALLOC in kinds:
-                escapes(user, f"allocated again by '{user.name}'")
+                escapes(user, f"allocated again by '{op_name(user)}'")
                 continue
             if not kinds:
                 if _may_return_alias(user):
-                    escapes(user, f"'{user.name}' may return an alias of it")
+                    escapes(user, f"'{op_name(user)}' may return an alias of it")
+                elif not captures_no_address(user):
+                    escapes(user, _capture_reason(user, effects))
                 continue
             stream = stream_of(user)
             for kind, access_kind in (
@@ -438,4 +461,4 @@ class BlockOrdering:
     def _where(self, key: int) -> str:
         op = self.ops[key // 2]
         loc = location_of(op)
-        return f"'{op.name}'" + (f" ({loc.line}:{loc.column})" if loc is not None else "")
+        return f"'{op_name(op)}'" + (f" ({loc.line}:{loc.column})" if loc is not None else "")

@@ -77,7 +77,9 @@ def effects_of(op: Operation) -> AbstractSet[EffectInstance] | None:
     those ops rather than xDSL's value-less ones. None means unknown."""
     own_traits = op.get_traits_of_type(MemoryEffect)
     has_external_model = get_interface(op, MemoryEffect) not in own_traits
-    if has_external_model or not op.has_trait(RecursiveMemoryEffect):
+    if has_external_model or not op.has_trait(
+        RecursiveMemoryEffect, value_if_unregistered=False
+    ):
         return memory_effects(op)
     effects: set[EffectInstance] = set()
     for trait in own_traits:
@@ -194,7 +196,10 @@ def would_be_trivially_dead(op: Operation) -> bool:
     """Whether `op` could be erased if its results were unused: as MLIR's
     `wouldOpBeTriviallyDead`, it is no terminator or symbol and only reads memory
     or allocates its own results."""
-    if op.has_trait(IsTerminator) or op.has_trait(SymbolOpInterface):
+    # Unregistered ops count as terminators or symbols here: never dead.
+    if op.has_trait(IsTerminator, value_if_unregistered=True) or op.has_trait(
+        SymbolOpInterface, value_if_unregistered=True
+    ):
         return False
     effects = effects_of(op)
     if effects is None:

@@ -14,6 +14,7 @@ from xdsl.ir import Operation
 
 from memplan.printing.structure import DefaultDialect
 from memplan.interfaces import (
+    NoAddressCapture,
     OperandEffects,
     SuccessorOperands,
     PlannableAllocation,
@@ -49,6 +50,12 @@ _EFFECTS: dict[type, OperandEffects] = {
 }
 
 
+# Ops that read a buffer's shape only: a use by them is neither an access nor an
+# escape. `extract_aligned_pointer_as_index` and `extract_strided_metadata` are not
+# among them: the first hands out the address, the second returns the base buffer.
+_METADATA_ONLY: tuple[type, ...] = (memref.DimOp, memref.RankOp)
+
+
 def _alloc_alignment(op: Operation) -> int | None:
     assert isinstance(op, memref.AllocOp)
     return None if op.alignment is None else op.alignment.value.data
@@ -71,6 +78,8 @@ def _attach() -> None:
         attach_trait(op_type, effects)
     for op_type, allocation in _PLANNABLE.items():
         attach_trait(op_type, allocation)
+    for op_type in _METADATA_ONLY:
+        attach_trait(op_type, NoAddressCapture())
     attach_trait(func.FuncOp, DefaultDialect("func"))
     attach_trait(cf.BranchOp, SuccessorOperands(("arguments",)))
     attach_trait(cf.ConditionalBranchOp, SuccessorOperands(("then_arguments", "else_arguments")))

@@ -95,7 +95,9 @@ class _OpRewriter(RewritePattern):
                 return
 
     def _fold(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        if op.get_trait(HasFolder) is None or op.has_trait(ConstantLike):
+        if op.get_trait(HasFolder) is None or op.has_trait(
+            ConstantLike, value_if_unregistered=True
+        ):
             return False
         folded = Folder(self.ctx).try_fold(op)
         if folded is None:

@@ -217,7 +217,7 @@ class _Driver:
         return None if nested is None else own | nested
 
     def _simplify_op(self, op: Operation) -> None:
-        if op.has_trait(IsTerminator):
+        if op.has_trait(IsTerminator, value_if_unregistered=False):
             # What it writes lies between this block and its successors.
             self._write(self._op_writes(op))
             return
@@ -226,7 +226,7 @@ class _Driver:
             return
         purity = classify(op)
         if purity.kind is EffectClass.PURE or purity.kind is EffectClass.READ_ONLY:
-            if not op.has_trait(SymbolOpInterface):
+            if not op.has_trait(SymbolOpInterface, value_if_unregistered=True):
                 self._try_merge(op, purity.reads)
                 return
         if purity.kind is not EffectClass.ALLOCATES:

@@ -13,8 +13,8 @@ entry block with a static identity-layout shape of at most 16 integer or index
 elements, in the default memory space, that the host reads or writes (a
 synchronous read/write effect on it, through any chain of views) and whose every
 user the ordering analysis understands: host accesses, ops enqueued on a stream with
-effects tied to their operands, frees, views, ops with no memory effect that return
-no buffer (`memref.dim`). A returned or escaping buffer stays. Nothing here names an
+effects tied to their operands, frees, views, ops that read only metadata
+(`NoAddressCapture`: `memref.dim`). A returned or escaping buffer stays. Nothing here names an
 op: host and device are told apart by `StreamExecution`.
 
 This alone does not remove the host/device race of DESIGN.md section 2: a 32-element

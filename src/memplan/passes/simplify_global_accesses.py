@@ -96,7 +96,10 @@ class _Callable:
             for block in current.blocks:
                 blocks.append(block)
                 for op in block.ops:
-                    if op.regions and not op.has_trait(IsolatedFromAbove):
+                    # An unregistered op may be isolated: its blocks are left alone.
+                    if op.regions and not op.has_trait(
+                        IsolatedFromAbove, value_if_unregistered=True
+                    ):
                         nested.extend(op.regions)
             pending.extend(reversed(nested))
         return blocks
@@ -151,7 +154,7 @@ class _Callable:
                     previous.erase()
                     self.changed = True
                 last[name] = op
-            elif op.has_trait(IsTerminator) or _is_barrier(op):
+            elif op.has_trait(IsTerminator, value_if_unregistered=False) or _is_barrier(op):
                 last.clear()
 
     def _replace(self, load: Operation, value) -> None:
@@ -172,9 +175,13 @@ def simplify_global_accesses(module: Operation) -> bool:
         for region in table.regions:
             for block in region.blocks:
                 for op in block.ops:
-                    if op.has_trait(SymbolTable):
+                    # An unregistered op is neither a table nor a callable of ours:
+                    # what its regions mean is unknown, so they are left alone.
+                    if op.has_trait(SymbolTable, value_if_unregistered=False):
                         tables.append(op)
-                    elif op.regions and op.has_trait(IsolatedFromAbove):
+                    elif op.regions and op.has_trait(
+                        IsolatedFromAbove, value_if_unregistered=False
+                    ):
                         is_initializer = get_interface(op, InitializerInterface) is not None
                         scope = _Callable(op, set() if is_initializer else immutable)
                         changed |= scope.run()

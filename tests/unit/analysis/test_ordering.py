@@ -23,6 +23,7 @@ from memplan.analysis.ordering import (
 )
 from memplan.context import make_context
 from memplan.interfaces import (
+    NoAddressCapture,
     OperandEffects,
     StreamExecution,
     StreamSynchronization,
@@ -56,11 +57,17 @@ TEST_OPS = [
     _op("opaque", ("buf",), ()),
     _op("untied", ("buf",), (MemoryWriteEffect(),)),
     _op("leak", ("buf",), (NoMemoryEffect(),), result=True),
+    # reads the shape only, and says so
+    _op("shape_of", ("buf",), (NoAddressCapture(), NoMemoryEffect()), result=True),
+    # the same op without the declaration: it may keep the address
+    _op("address_of", ("buf",), (NoMemoryEffect(),), result=True),
+    # writes `box` (tied), and takes `buf` as a value (no effect tied to it)
+    _op("stash", ("buf", "box"), (OperandEffects(writes=operands_named("box")),)),
 ]
 
 
 def analyse(text: str, function: int = 0):
-    ctx = make_context()
+    ctx = make_context(allow_unregistered=True)
     ctx.load_dialect(Dialect("otest", TEST_OPS))
     module = parse_module(ctx, text, "test.mlir")
     func = list(module.ops)[function]
@@ -269,6 +276,23 @@ ESCAPES = {
     "yielded": (
         "%r = scf.if %p -> (memref<4xi32>) {\n    scf.yield %a : memref<4xi32>\n"
         "  } else {\n    scf.yield %a : memref<4xi32>\n  }", "yielded"),
+    "pointer taken": (
+        "%q = memref.extract_aligned_pointer_as_index %a : memref<4xi32> -> index",
+        "address is taken by 'memref.extract_aligned_pointer_as_index'"),
+    "cast to an integer": (
+        "%q = builtin.unrealized_conversion_cast %a : memref<4xi32> to i64",
+        "address is taken by 'builtin.unrealized_conversion_cast'"),
+    "no declaration that only metadata is read": (
+        '%q = "otest.address_of"(%a) : (memref<4xi32>) -> index', "address is taken"),
+    "stored as a value": (
+        "%box = memref.alloca() : memref<1xmemref<4xi32>>\n"
+        "  memref.store %a, %box[%c0] : memref<1xmemref<4xi32>>",
+        "'memref.store', whose memory effects are on other values"),
+    "effect on another operand only": (
+        "%box = memref.alloca() : memref<4xi32>\n"
+        '  "otest.stash"(%a, %box) : (memref<4xi32>, memref<4xi32>) -> ()',
+        "'otest.stash', whose memory effects are on other values"),
+    "unregistered op": ('"test.fill"(%a) : (memref<4xi32>) -> ()', "'test.fill'"),
     "region operand": (
         "%r = scf.for %i = %c0 to %c0 step %c0 iter_args(%x = %a) -> (memref<4xi32>) {\n"
         "    scf.yield %x : memref<4xi32>\n  }", "regions"),
@@ -295,6 +319,47 @@ func.func @f(%s: i32, %p: i1) {{
     assert ordering.info(roots["b"]).escape is None
     assert not ordering.may_share(roots["a"], roots["b"])
     assert ordering.conflicts([roots["a"], roots["b"]]) == {(0, 1)}
+
+
+def test_unregistered_op_is_no_return():
+    """xDSL answers `has_trait(IsTerminator)` with True for an unregistered op."""
+    text = """
+func.func @f(%s: i32) {
+  %a = memref.alloc() : memref<4xi32>
+  "otest.device_write"(%s, %a) : (i32, memref<4xi32>) -> ()
+  "test.fill"(%a) : (memref<4xi32>) -> ()
+  "otest.device_read"(%s, %a) : (i32, memref<4xi32>) -> ()
+  return
+}"""
+    ordering, roots = analyse(text)
+    info = ordering.info(roots["a"])
+    assert info.returned_by is None
+    assert info.escape is not None and "'test.fill'" in info.escape.reason
+    assert "unknown" in info.escape.reason
+
+
+def test_metadata_only_users_are_neither_accesses_nor_escapes():
+    text = """
+func.func @f(%s: i32) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<4xi32>
+  %b = memref.alloc() : memref<4xi32>
+  "otest.device_write"(%s, %a) : (i32, memref<4xi32>) -> ()
+  %d = memref.dim %a, %c0 : memref<4xi32>
+  %r = memref.rank %a : memref<4xi32>
+  %v = memref.subview %a[0] [2] [1] : memref<4xi32> to memref<2xi32, strided<[1]>>
+  %q = "otest.shape_of"(%v) : (memref<2xi32, strided<[1]>>) -> index
+  "otest.device_write"(%s, %b) : (i32, memref<4xi32>) -> ()
+  return
+}"""
+    ordering, roots = analyse(text)
+    info = ordering.info(roots["a"])
+    assert info.escape is None
+    assert [x.op.name for x in info.accesses] == ["otest.device_write"]
+    # the metadata reads after the last access still end its interval
+    shape_of = next(op for op in ordering.ops if op.name == "otest.shape_of")
+    assert info.last_use == ordering.index(shape_of)
+    assert ordering.may_share(roots["a"], roots["b"])
 
 
 def test_use_in_another_block_escapes():

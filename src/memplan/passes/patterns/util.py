@@ -35,7 +35,7 @@ class DropEmptyInitializer(RewritePattern):
         if (
             only is not None
             and only is blocks[0].last_op
-            and only.has_trait(IsTerminator)
+            and only.has_trait(IsTerminator, value_if_unregistered=False)
             and not only.operands
         ):
             rewriter.erase(op)
