@@ -39,11 +39,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from memplan.analysis.aliasing import static_bytes
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
-from memplan.diagnostics import remark
 from memplan.dialects.hip import ContextType, GetHostScratchOp
 from memplan.interfaces import plannable_allocation
 from memplan.passes.base import MemplanPass
-from memplan.passes.optimize_memrefs import function_bodies
+from memplan.passes.common import RemarksUnderDebug, function_bodies, runtime_context
 
 __all__ = ["ALIGNMENT", "MAX_ELEMENTS", "MaterializeHostScalars"]
 
@@ -59,7 +58,7 @@ def _align(value: int) -> int:
 
 
 @dataclass(frozen=True)
-class MaterializeHostScalars(MemplanPass):
+class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
     """Move host-fed scalar buffers into one host-mapped scratch buffer per function."""
 
     name = "materialize-host-scalars"
@@ -71,7 +70,8 @@ class MaterializeHostScalars(MemplanPass):
         changed = False
         for function, region in function_bodies(module):
             entry = region.blocks[0]
-            if not entry.args or not isinstance(entry.args[0].type, ContextType):
+            context = runtime_context(region)
+            if context is None:
                 self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
                 continue
             ordering = BlockOrdering(entry)
@@ -80,13 +80,9 @@ class MaterializeHostScalars(MemplanPass):
             ]
             candidates = [(r, i) for r, i in candidates if self._accept(r, i)]
             if candidates:
-                self._materialize(entry.args[0], candidates)
+                self._materialize(context, candidates)
                 changed = True
         return changed
-
-    def _remark(self, op: Operation, message: str) -> None:
-        if self.debug:
-            remark(op, f"materialize-host-scalars: {message}")
 
     def _accept(self, root: SSAValue, info: BufferInfo) -> bool:
         """Whether `root` moves; a remark (under debug) for a host-fed one that does

@@ -31,29 +31,16 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import CallableOpInterface
 
 from memplan.analysis.aliasing import static_bytes
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, Timing, plannable_roots
-from memplan.diagnostics import location_of, remark
-from memplan.interfaces import get_interface, plannable_allocation
+from memplan.interfaces import plannable_allocation
 from memplan.passes.base import MemplanPass
+from memplan.passes.common import RemarksUnderDebug, describe_buffer, function_bodies
 
-__all__ = ["OptimizeMemrefs", "function_bodies"]
-
-
-def function_bodies(module: ModuleOp) -> list[tuple[Operation, Region]]:
-    """Every function-like op (`CallableOpInterface`) with a body, and its body."""
-    found: list[tuple[Operation, Region]] = []
-    for op in module.walk():
-        callable_ = get_interface(op, CallableOpInterface)
-        if callable_ is not None:
-            region = callable_.get_callable_region(op)
-            if region.blocks:
-                found.append((op, region))
-    return found
+__all__ = ["OptimizeMemrefs"]
 
 
 @dataclass(eq=False)
@@ -80,14 +67,8 @@ def _identity_strides(shape: tuple[int, ...]) -> list[int]:
     return strides[::-1]
 
 
-def _describe(value: SSAValue) -> str:
-    loc = location_of(value.owner) if isinstance(value.owner, Operation) else None
-    name = f"%{value.name_hint}" if value.name_hint else "the buffer"
-    return f"{name}" + (f" (allocated at {loc.line}:{loc.column})" if loc else "")
-
-
 @dataclass(frozen=True)
-class OptimizeMemrefs(MemplanPass):
+class OptimizeMemrefs(RemarksUnderDebug, MemplanPass):
     """Reuse the slot of a dead buffer, where the execution model allows it."""
 
     name = "optimize-memrefs"
@@ -111,10 +92,6 @@ class OptimizeMemrefs(MemplanPass):
                 continue
             changed |= self._plan(region.blocks[0])
         return changed
-
-    def _remark(self, op: Operation, message: str) -> None:
-        if self.debug:
-            remark(op, f"optimize-memrefs: {message}")
 
     def _plan(self, block: Block) -> bool:
         ordering = BlockOrdering(block)
@@ -191,7 +168,7 @@ class OptimizeMemrefs(MemplanPass):
                 blocked = slot
         if blocked is not None:
             why = ordering.explain(blocked.timing, info.timing)
-            self._remark(op, f"kept apart from {_describe(blocked.root)}: {why}")
+            self._remark(op, f"kept apart from {describe_buffer(blocked.root)}: {why}")
         return None
 
     def _move_into(self, slot: _Slot, op: Operation, root: SSAValue, info: BufferInfo) -> None:

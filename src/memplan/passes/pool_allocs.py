@@ -54,11 +54,16 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from memplan.analysis.aliasing import element_bytes
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
-from memplan.diagnostics import remark
 from memplan.dialects.hip import ContextType, GetPoolOp
 from memplan.interfaces import plannable_allocation
 from memplan.passes.base import MemplanPass
-from memplan.passes.optimize_memrefs import _describe, function_bodies
+from memplan.passes.common import (
+    RemarksUnderDebug,
+    describe_buffer,
+    function_bodies,
+    nested_ops,
+    runtime_context,
+)
 from memplan.planning import Buffer, Plan, Problem, best, exact, greedy
 from memplan.planning.problem import align_up
 
@@ -260,7 +265,7 @@ def _strided_span(t: MemRefType) -> tuple[MemRefType, int, list[int]] | None:
 
 
 @dataclass(frozen=True)
-class PoolAllocs(MemplanPass):
+class PoolAllocs(RemarksUnderDebug, MemplanPass):
     """Place every poolable buffer of a function at a planned offset in one pool."""
 
     name = "pool-allocs"
@@ -281,15 +286,11 @@ class PoolAllocs(MemplanPass):
     def __post_init__(self) -> None:
         check_options(self.alignment, self.strategy)
 
-    def _remark(self, op: Operation, message: str) -> None:
-        if self.debug:
-            remark(op, f"pool-allocs: {message}")
-
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         recorded: list[dict[str, Attribute]] = []
         for function, region in function_bodies(module):
             entry = region.blocks[0]
-            if not entry.args or not isinstance(entry.args[0].type, ContextType):
+            if runtime_context(region) is None:
                 self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
                 continue
             if len(region.blocks) != 1:
@@ -299,7 +300,7 @@ class PoolAllocs(MemplanPass):
                     "pooling plans one block",
                 )
                 continue
-            if any(isinstance(op, GetPoolOp) for op in entry.ops):
+            if nested_ops(function, GetPoolOp):
                 self._remark(function, "function left alone: it already takes a pool")
                 continue
             attributes = self._pool(entry)
@@ -483,7 +484,7 @@ class PoolAllocs(MemplanPass):
             why = ordering.explain(candidates[i].info.timing, candidates[j].info.timing)
             self._remark(
                 candidates[j].op,
-                f"kept apart from {_describe(candidates[i].root)} in the pool: {why}",
+                f"kept apart from {describe_buffer(candidates[i].root)} in the pool: {why}",
             )
 
     # ------------------------------------------------------------- rewriting

@@ -1,0 +1,74 @@
+"""What the memory passes (`optimize-memrefs`, `pool-allocs`,
+`materialize-host-scalars`) share: which ops are functions, which argument is the
+runtime context, whether a function already holds runtime-placed memory, and how
+they name buffers in remarks.
+
+Functions are found through `CallableOpInterface` and the context by the class of
+its type (`memplan.dialects.hip.ContextType`), never by op or type names.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, Region, SSAValue
+from xdsl.traits import CallableOpInterface
+
+from memplan.diagnostics import location_of, remark
+from memplan.dialects.hip import ContextType
+from memplan.interfaces import get_interface
+
+__all__ = [
+    "RemarksUnderDebug",
+    "describe_buffer",
+    "function_bodies",
+    "nested_ops",
+    "runtime_context",
+]
+
+OpT = TypeVar("OpT", bound=Operation)
+
+
+def function_bodies(module: ModuleOp) -> list[tuple[Operation, Region]]:
+    """Every function-like op (`CallableOpInterface`) with a body, and its body."""
+    found: list[tuple[Operation, Region]] = []
+    for op in module.walk():
+        callable_ = get_interface(op, CallableOpInterface)
+        if callable_ is not None:
+            region = callable_.get_callable_region(op)
+            if region.blocks:
+                found.append((op, region))
+    return found
+
+
+def runtime_context(body: Region) -> SSAValue | None:
+    """Argument 0 of the body's entry block when it is the runtime context (its type
+    is a `ContextType`): what pools and host scratch are taken from. None otherwise."""
+    entry = body.blocks.first
+    if entry is None or not entry.args or not isinstance(entry.args[0].type, ContextType):
+        return None
+    return entry.args[0]
+
+
+def nested_ops(function: Operation, op_type: type[OpT]) -> list[OpT]:
+    """The ops of class `op_type` anywhere inside `function`, nested regions
+    included, in program order (a pool or scratch taken in a branch counts too)."""
+    return [op for op in function.walk() if isinstance(op, op_type)]
+
+
+def describe_buffer(value: SSAValue) -> str:
+    """`%name (allocated at line:col)`, for remarks that name another buffer."""
+    loc = location_of(value.owner) if isinstance(value.owner, Operation) else None
+    name = f"%{value.name_hint}" if value.name_hint else "the buffer"
+    return f"{name}" + (f" (allocated at {loc.line}:{loc.column})" if loc else "")
+
+
+class RemarksUnderDebug:
+    """For a pass with a `debug` option: `self._remark(op, message)` emits
+    `<pass name>: message` as a remark on `op` when `debug` is set, so every memory
+    pass explains itself the same way."""
+
+    def _remark(self, op: Operation | None, message: str) -> None:
+        if getattr(self, "debug", False):
+            remark(op, f"{getattr(self, 'name')}: {message}")
