@@ -64,12 +64,17 @@ def best(
             best_order, best_offsets, best_pool, best_name = order, offsets, pool, name
         if best_pool <= goal or time.monotonic() > deadline:
             break
-    # The skyline construction, when its cost (about n^2 / 130 million seconds on
+    # The skyline construction, when its cost (about n^2 / 400 million seconds on
     # intervals) fits in what is left of the budget.
     order_pool = best_pool
     order_offsets = best_offsets
     for preorder in PREORDERS[::-1]:
-        expected = len(problem) ** 2 / 1.3e8 if problem.has_intervals else 0.0
+        if problem.has_intervals:
+            expected = len(problem) ** 2 / 4e8
+        elif len(problem) <= SKYLINE_MAX_BUFFERS:
+            expected = 0.0
+        else:
+            break
         if best_pool <= goal or time.monotonic() + expected > deadline:
             break
         offsets = skyline_offsets(problem, preorder)

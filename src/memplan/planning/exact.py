@@ -1,39 +1,36 @@
 """Exact planning by branch and bound, after MiniMalloc (Moffitt, ASPLOS 2023).
 
-The search builds a plan bottom up. It never considers arbitrary offsets:
+The search builds a plan bottom up and never considers arbitrary offsets: a node only
+chooses *which* buffer comes next, and that buffer sits on its floor ``F(b)``, the
+highest end of the already placed buffers it conflicts with. Any optimal plan can be
+compacted so that, taken in order of offset, each buffer rests on earlier ones.
 
-- Canonical solutions. Any plan can be rearranged so that buffers, taken in order of
-  offset, each sit at ``max(L, F(b))`` rounded up to their alignment, where ``L`` is
-  the offset of the previous buffer in that order and ``F(b)`` the highest end of the
-  already placed buffers it conflicts with; no offset rises. So a node only chooses
-  *which* buffer comes next; its offset follows. Offsets never decrease along a branch
-  (MiniMalloc's monotonic floor).
-- Hatless buffers. A buffer whose conflicting buffers are all placed (nothing can ever
-  sit on it) is placed at once at ``F(b)``, below ``L`` if there is room: that cannot
-  hurt anyone, so no branching is spent on it.
-- Dominance. Candidate ``b`` at offset ``o`` is skipped when some other remaining
-  buffer ``c`` would fit entirely below ``o`` (``max(L, F(c)) + size(c) <= o``): every
-  plan from ``b`` first is matched by one with ``c`` first at its floor, which is
-  searched too. This leaves few candidates per node, all near the lowest point.
-- Sibling symmetry. After candidate ``b`` at ``o`` fails, later siblings may not put
-  ``b`` at ``o`` again while it could still go there: such a plan is the failed one
-  with ``b`` moved to the front.
+- Lowest floor first. Only buffers whose floor is the lowest among the remaining
+  buffers are candidates: that point is covered now or never. (With alignment > 1
+  covering it can waste bytes, so aligned problems let any buffer resting at or above
+  the last offset come next, and skip candidate ``b`` at ``o`` when another remaining
+  buffer fits entirely below ``o``: a plan with that one moved down is searched too.)
+- Hatless buffers. A buffer whose conflicting buffers are all placed can never have
+  anything on top of it; it is placed at once on its floor, no branching spent.
 - Section inference. Cliques of conflicting buffers (the live sets of time sections,
-  for intervals) must stack: the lowest remaining buffer of a clique cannot start
-  below its floor, and all of the clique's remaining bytes go above it. A node where
-  that exceeds the capacity in any clique is cut.
-- Candidate order. Lowest offset first; ties by a static preorder (MiniMalloc's
-  "WAT", "TAW", "TWA": lifetime width, area, total bytes of the busiest moment). The
-  search restarts under a growing node budget, with the next preorder and later with
-  randomly perturbed ones, so one bad early choice does not use up the time.
-- Learnt failures. A node's future depends only on which buffers remain and their
-  floors, so failed states are remembered (by hash) and pruned on sight, across
-  restarts too. Parts solved by decomposition are remembered with their offsets.
+  for intervals) must stack: the lowest floor among a clique's remaining buffers plus
+  their total size must fit under the capacity, or the node is cut.
+- Sibling symmetry. After candidate ``b`` fails at ``o``, later siblings may not put
+  ``b``, or a buffer identical to it, at ``o`` again: that plan is the failed one with
+  ``b`` moved to the front.
 - Forward check. A buffer banned at its own floor can only move once a neighbour is
   placed exactly there; if no neighbour can be, the node is cut at once.
+- Learnt failures. A node's future depends only on which buffers remain and their
+  floors, so failed states are remembered (by hash) and cut on sight, across restarts.
+- Dynamic decomposition. Remaining buffers that no lifetime connects form independent
+  parts, searched one by one; solved parts are remembered with their offsets.
+- Candidate order and restarts. Ties follow a static preorder (MiniMalloc's "WAT",
+  "TAW", "TWA": lifetime width, area, bytes of the busiest moment). Runs cycle through
+  them and then through randomly perturbed copies, under a node budget growing 30% a
+  run, so one bad early choice does not use up the time.
 
 Everything per node is a handful of numpy operations over the remaining buffers and
-the cliques (a few hundred entries on the challenging instances).
+the clique membership arrays (a few thousand entries on the challenging instances).
 """
 
 from __future__ import annotations
@@ -50,7 +47,7 @@ from .problem import Plan, Problem, align_up
 from .validate import validate_plan
 
 _UNBANNED = -1
-#: Bound on the failed-state memo (about 100 bytes an entry).
+#: Bound on each memo (failed states: one hash, about 100 bytes, each).
 _MAX_REMEMBERED_STATES = 3_000_000
 #: Above this many conflicting pairs exact returns the best known plan unsearched.
 MAX_SEARCH_CONFLICTS = 2_000_000

@@ -7,8 +7,8 @@ offset on ties), or on top of them when no gap does.
 
 The skyline construction (:func:`skyline_offsets`) builds bottom up instead, always
 on the lowest floor, as the exact search's first descent does. It is much better on
-MiniMalloc-style instances and costs O(n^2) vector work on intervals, so the default
-:func:`greedy` adds it only on problems of at most :data:`SKYLINE_MAX_BUFFERS` buffers.
+MiniMalloc-style instances and on most traces; the default :func:`greedy` runs it
+first and adds best fit when the skyline is not already within 0.5% of the bound.
 
 Cost: each buffer compares against the placed buffers it conflicts with. For interval
 problems those are found with vectorised numpy masks over placement-ordered arrays and
@@ -35,9 +35,15 @@ ORDERS = ("size", "breadth", "lifetime", "area")
 #: A = area (size x width), T = bytes live at the buffer's busiest moment; descending.
 PREORDERS = ("WAT", "TAW", "TWA")
 
-#: Above this many buffers the default greedy skips the skyline construction, whose
-#: cost grows with n squared on interval problems.
+#: Above these many buffers the default greedy skips the skyline construction (its
+#: cost has an n-squared term: a vector minimum over all floors per step; on conflict
+#: graphs it also needs the adjacency lists).
 SKYLINE_MAX_BUFFERS = 2000
+SKYLINE_MAX_INTERVAL_BUFFERS = 40000
+
+#: The default greedy stops after the skyline construction when its pool is within
+#: this factor of the lower bound; otherwise it also runs best fit and keeps the better.
+GOOD_ENOUGH = 1.005
 
 
 def peak_live_bytes(problem: Problem) -> np.ndarray:
@@ -121,36 +127,46 @@ def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
     it on that floor. It is the exact search's first descent without a capacity;
     nothing is undone. On MiniMalloc-style instances it packs far tighter than best
     fit by size (best fit leaves holes that nothing later fits). Each step updates the
-    floors of the buffers the placed one conflicts with: O(n) vector work a step for
-    intervals, O(degree) for conflict graphs."""
+    floors of the buffers the placed one conflicts with (found through the stabbing
+    index for intervals, the adjacency lists for graphs), plus an O(n) vector minimum
+    to find the lowest floor."""
     n = len(problem)
     rank = preorder_ranks(problem, preorder)
     sizes = problem.sizes
     alignments = problem.alignments
     offsets = np.zeros(n, dtype=np.int64)
-    done = np.iinfo(np.int64).max
-    floor = np.where(sizes > 0, 0, done).astype(np.int64)  # empty buffers stay at 0
+    # One key per buffer, floor * n + rank, so a single argmin finds the lowest floor
+    # with its tie-break; placed (and empty) buffers get a key no floor reaches.
+    # Floors never exceed the total size, which bounds the keys (checked below).
+    scale = max(n, 1)
+    if (int(sizes.sum()) + int(alignments.max(initial=1))) * scale >= 2**62:
+        raise ValueError("sizes too large for the skyline construction's int64 keys")
+    done = np.int64(2**62)
+    floor = np.zeros(n, dtype=np.int64)
+    key = np.where(sizes > 0, rank, done).astype(np.int64)
     if problem.has_intervals:
         _, first, last = problem.time_slots
+        index_by_time = _StabbingIndex(first, last, int(last.max()) if n else 0)
     else:
         neighbours = problem.neighbours
     for _ in range(int((sizes > 0).sum())):
-        lowest = floor.min()
-        tied = np.flatnonzero(floor == lowest)
-        index = int(tied[np.argmin(rank[tied])]) if tied.size > 1 else int(tied[0])
-        offset = int(lowest)
+        index = int(key.argmin())
+        offset = int(floor[index])
         if alignments[index] > 1:
             offset = int(align_up(offset, int(alignments[index])))
         offsets[index] = offset
         end = offset + int(sizes[index])
-        floor[index] = done
+        key[index] = done
         if problem.has_intervals:
-            hit = (first < last[index]) & (last > first[index]) & (floor != done)
-            np.maximum(floor, np.where(hit, end, 0), out=floor)
+            start = int(first[index])
+            around = index_by_time.hits(start, int(last[index]))
+            around = around[(last[around] > start) & (key[around] != done)]
         else:
             around = neighbours[index]
-            around = around[floor[around] != done]
-            floor[around] = np.maximum(floor[around], end)
+            around = around[key[around] != done]
+        raised = np.maximum(floor[around], end)
+        floor[around] = raised
+        key[around] = raised * scale + rank[around]
     return offsets
 
 
@@ -257,17 +273,24 @@ def place_in_order(problem: Problem, order: Sequence[int] | np.ndarray) -> np.nd
 def greedy(problem: Problem, order: str | Sequence[int] = "auto") -> Plan:
     """Plan greedily and validate the plan.
 
-    ``order``: ``"auto"`` (default) is best fit by size, and on problems of at most
-    :data:`SKYLINE_MAX_BUFFERS` buffers also the skyline construction, keeping the
-    smaller pool; a name from :data:`ORDERS` is best fit in that order; ``"skyline"``
-    (or ``"skyline:WAT"`` etc.) is the bottom-up construction; a sequence of indices
-    is best fit in that order."""
+    ``order``:
+
+    - ``"auto"`` (default): the skyline construction, then, unless its pool is within
+      :data:`GOOD_ENOUGH` of the lower bound, best fit by size, keeping the smaller
+      pool (best fit alone above :data:`SKYLINE_MAX_INTERVAL_BUFFERS` interval buffers
+      or :data:`SKYLINE_MAX_BUFFERS` graph buffers);
+    - a name from :data:`ORDERS`: best fit in that order;
+    - ``"skyline"`` or ``"skyline:WAT"`` (any of :data:`PREORDERS`): the construction;
+    - a sequence of buffer indices: best fit in that order."""
     if isinstance(order, str):
         if order == "auto":
-            plans = [greedy(problem, "size")]
-            if len(problem) <= SKYLINE_MAX_BUFFERS:
-                plans.append(greedy(problem, "skyline"))
-            return min(plans, key=lambda plan: plan.pool_size)
+            limit = SKYLINE_MAX_INTERVAL_BUFFERS if problem.has_intervals else SKYLINE_MAX_BUFFERS
+            if len(problem) > limit:
+                return greedy(problem, "size")
+            skyline = greedy(problem, "skyline")
+            if skyline.pool_size <= problem.lower_bound() * GOOD_ENOUGH:
+                return skyline
+            return min((skyline, greedy(problem, "size")), key=lambda plan: plan.pool_size)
         if order == "skyline" or order.startswith("skyline:"):
             preorder = order.partition(":")[2] or "TWA"
             offsets = skyline_offsets(problem, preorder)
