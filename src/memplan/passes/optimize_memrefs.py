@@ -17,10 +17,13 @@ old interval rule (the slot's last use precedes the new allocation in program
 order), which is UNSAFE when the host writes a buffer a kernel may still read: it is
 kept only to reproduce that race in tests.
 
-A buffer that escapes never takes or gives a slot; one the function returns may
-take a slot (which then leaves with it) but never gives its own. Frees of merged
-buffers are erased except those of a slot's last occupant, which then free the
-slot's root. Docs: docs/design/optimize-memrefs.md.
+A buffer that escapes never takes or gives a slot, nor does one that is never read
+or written (it is dead); one the function returns may take a slot (which then
+leaves with it) but never gives its own. When a buffer takes a slot, one set of
+frees is kept to free the slot's root: the new buffer's when they come after the
+slot's last use in program order, else the slot's own when they come after the new
+buffer's last use; the other set is erased, and a slot with neither is not taken.
+Docs: docs/design/optimize-memrefs.md.
 """
 
 from __future__ import annotations
@@ -35,7 +38,13 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from memplan.analysis.aliasing import static_bytes
-from memplan.analysis.ordering import BlockOrdering, BufferInfo, Timing, plannable_roots
+from memplan.analysis.ordering import (
+    NEVER,
+    BlockOrdering,
+    BufferInfo,
+    Timing,
+    plannable_roots,
+)
 from memplan.interfaces import plannable_allocation
 from memplan.passes.base import MemplanPass
 from memplan.passes.common import RemarksUnderDebug, describe_buffer, function_bodies
@@ -65,6 +74,29 @@ def _identity_strides(shape: tuple[int, ...]) -> list[int]:
         strides.append(stride)
         stride *= size
     return strides[::-1]
+
+
+def _kept_frees(ordering: BlockOrdering, slot: _Slot, info: BufferInfo) -> bool | None:
+    """Which frees may free the slot once `info`'s buffer joins it: True for the new
+    buffer's, when they all come after the slot's last use in program order; False
+    for the slot's own, when they all come after the new buffer's last use; True
+    again when the new buffer has none (the slot is then never freed, which is safe);
+    None when neither is safe, and the slot may not be taken."""
+
+    def after(frees: tuple[tuple[Operation, int], ...], position: int) -> bool:
+        for free, _ in frees:
+            index = ordering.index(free)
+            if index is None or index <= position:
+                return False
+        return True
+
+    if info.frees and after(info.frees, slot.last_use):
+        return True
+    if after(slot.frees, info.last_use):
+        return False
+    if not info.frees:
+        return True
+    return None
 
 
 @dataclass(frozen=True)
@@ -109,11 +141,17 @@ class OptimizeMemrefs(RemarksUnderDebug, MemplanPass):
             if info.escape is not None:
                 self._remark(op, f"buffer left alone: {info.escape}")
                 continue
+            if info.timing.first == NEVER:
+                # Dead: its bytes are never read or written. Taking a slot would only
+                # move its free onto bytes that are still in use.
+                self._remark(op, "buffer left alone: it is never read or written")
+                continue
             alignment = plannable_allocation(op).alignment(op) or 0
             bucket = buckets.setdefault(key, [])
-            slot = self._find(ordering, bucket, size, alignment, info, op)
-            if slot is not None:
-                self._move_into(slot, op, root, info)
+            found = self._find(ordering, bucket, size, alignment, info, op)
+            if found is not None:
+                slot, keep_new_frees = found
+                self._move_into(slot, op, root, info, keep_new_frees)
                 if info.returned_by is not None:
                     bucket.remove((slot.bytes, slot.order, slot))
                 changed = True
@@ -147,8 +185,9 @@ class OptimizeMemrefs(RemarksUnderDebug, MemplanPass):
         alignment: int,
         info: BufferInfo,
         op: Operation,
-    ) -> _Slot | None:
-        """The slot of least waste whose buffers are all done before `info`'s."""
+    ) -> tuple[_Slot, bool] | None:
+        """The slot of least waste whose buffers are all done before `info`'s, and
+        whether the new buffer's frees (rather than the slot's) free it then."""
         blocked: _Slot | None = None
         first = info.timing.first
         start = bisect.bisect_left(bucket, (size, -1), key=lambda e: e[:2])
@@ -158,20 +197,23 @@ class OptimizeMemrefs(RemarksUnderDebug, MemplanPass):
                 continue
             interval_free = slot.last_use < info.defined_at
             if not self.host_ordering:
-                if interval_free:
-                    return slot
+                free = interval_free
             # `precedes` implies the slot's last access comes before the first
             # access of `info`: an integer test rejects most busy slots.
-            elif slot.last < first and ordering.precedes(slot.timing, info.timing):
-                return slot
-            elif interval_free and blocked is None:
-                blocked = slot
+            else:
+                free = slot.last < first and ordering.precedes(slot.timing, info.timing)
+                if not free and interval_free and blocked is None:
+                    blocked = slot
+            if free and (keep := _kept_frees(ordering, slot, info)) is not None:
+                return slot, keep
         if blocked is not None:
             why = ordering.explain(blocked.timing, info.timing)
             self._remark(op, f"kept apart from {describe_buffer(blocked.root)}: {why}")
         return None
 
-    def _move_into(self, slot: _Slot, op: Operation, root: SSAValue, info: BufferInfo) -> None:
+    def _move_into(
+        self, slot: _Slot, op: Operation, root: SSAValue, info: BufferInfo, keep_new_frees: bool
+    ) -> None:
         t = root.type
         assert isinstance(t, MemRefType)
         replacement = slot.root
@@ -184,13 +226,17 @@ class OptimizeMemrefs(RemarksUnderDebug, MemplanPass):
             replacement = cast.results[0]
         root.replace_all_uses_with(replacement)
         Rewriter.erase_op(op)
-        for free, _ in slot.frees:
-            Rewriter.erase_op(free)
-        for free, operand in info.frees:
-            operands = list(free.operands)
-            operands[operand] = slot.root
-            free.operands = operands
-        slot.frees = info.frees
+        if keep_new_frees:
+            for free, _ in slot.frees:
+                Rewriter.erase_op(free)
+            for free, operand in info.frees:
+                operands = list(free.operands)
+                operands[operand] = slot.root
+                free.operands = operands
+            slot.frees = info.frees
+        else:
+            for free, _ in info.frees:
+                Rewriter.erase_op(free)
         slot.timing = slot.timing.union(info.timing)
         slot.last = slot.timing.last
         slot.last_use = max(slot.last_use, info.last_use)

@@ -581,3 +581,93 @@ func.func @host_store_through_assume_alignment(%ctx: !hip.context, %i: index, %x
   hip.cast(%ctx) ins(%c : memref<16xi32>) outs(%o : memref<16xf32>)
   return
 }
+
+// -----
+
+// A buffer that is never read or written is dead: it takes no slot, so its early
+// dealloc cannot free the live slot of %a (hip-ep moved it there).
+// CHECK-LABEL: func.func @dead_buffer_takes_no_slot
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[A]] : memref<64xf32>)
+// CHECK-NEXT:    %[[B:.+]] = memref.alloc() : memref<64xf32>
+// CHECK-NEXT:    memref.dealloc %[[B]] : memref<64xf32>
+// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%[[A]] : memref<64xf32>) outs(%{{.+}} : memref<64xf32>)
+// CHECK-NEXT:    memref.dealloc %[[A]] : memref<64xf32>
+func.func @dead_buffer_takes_no_slot(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  // expected-remark @+1 {{buffer left alone: it is never read or written}}
+  %b = memref.alloc() : memref<64xf32>
+  memref.dealloc %b : memref<64xf32>
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  memref.dealloc %a : memref<64xf32>
+  return
+}
+
+// -----
+
+// %b takes %a's slot (a shape query is no access), but %b's dealloc comes before
+// %a's last use in program order: the slot keeps its own dealloc, after the query,
+// and %b's is erased.
+// CHECK-LABEL: func.func @slot_keeps_its_free_after_a_later_use
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK:         hip.relu(%{{.+}}) ins(%[[A]] : memref<64xf32>) outs(%{{.+}} : memref<64xf32>)
+// CHECK-NOT:     memref.dealloc
+// CHECK:         memref.rank %[[A]] : memref<64xf32>
+// CHECK-NEXT:    memref.dealloc %[[A]] : memref<64xf32>
+// CHECK-NEXT:    return
+func.func @slot_keeps_its_free_after_a_later_use(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) -> index {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  %b = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+  memref.dealloc %b : memref<64xf32>
+  %r = memref.rank %a : memref<64xf32>
+  memref.dealloc %a : memref<64xf32>
+  return %r : index
+}
+
+// -----
+
+// No dealloc can free the merged slot: %b's comes before %a's last use (a shape
+// query) and %a's before %b's accesses. %b keeps its own bytes.
+// CHECK-LABEL: func.func @no_dealloc_can_free_the_merged_slot
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         memref.dealloc %[[A]] : memref<64xf32>
+// CHECK-NEXT:    %[[B:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         memref.dealloc %[[B]] : memref<64xf32>
+// CHECK-NEXT:    memref.rank %[[A]] : memref<64xf32>
+func.func @no_dealloc_can_free_the_merged_slot(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) -> index {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  memref.dealloc %a : memref<64xf32>
+  %b = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+  memref.dealloc %b : memref<64xf32>
+  %r = memref.rank %a : memref<64xf32>
+  return %r : index
+}
+
+// -----
+
+// A buffer whose address is taken escapes: %b may not take %a's slot, nor %a
+// give it, although their accesses are apart.
+// CHECK-LABEL: func.func @address_taken_escapes
+// CHECK:         %a = memref.alloc() : memref<64xf32>
+// CHECK:         %b = memref.alloc() : memref<64xf32>
+func.func @address_taken_escapes(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) -> index {
+  // expected-remark @+1 {{buffer left alone: its address is taken by 'memref.extract_aligned_pointer_as_index'}}
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  %p = memref.extract_aligned_pointer_as_index %a : memref<64xf32> -> index
+  %b = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+  return %p : index
+}
