@@ -7,7 +7,9 @@ single-block function it walks the plannable allocations
 it: same element type and memory space, at least as many bytes; a smaller static
 buffer becomes a `memref.reinterpret_cast` of the slot, a dynamic one needs the same
 type and SSA-identical size operands. A slot shared by several buffers is one timing
-(`Timing.union`), so each candidate slot costs one `BlockOrdering.precedes` query.
+(`Timing.union`), so each candidate slot costs one `BlockOrdering.precedes` query;
+only slots dead by the buffer's first access are candidates (`_Bucket`), so buffers
+that are live together cost nothing to pass over.
 
 "Free" is decided by `memplan.analysis.ordering` (DESIGN.md section 2): every
 access of the slot's buffers must happen before every access of the new one, so a
@@ -65,7 +67,53 @@ class _Slot:
     """`timing.last`, kept for the quick test in `_find`."""
     last_use: int
     frees: tuple[tuple[Operation, int], ...]
-    """The frees of the latest occupant: the only ones kept, freeing the root."""
+    """The frees of the occupant whose frees free the root; the others are erased."""
+    busy_key: int = -1
+    """Its key in `_Bucket.busy` while it is there; -1 once it is in `free`."""
+
+
+class _Bucket:
+    """The slots one kind of buffer may take, split by a monotone threshold.
+
+    The walk visits allocations in program order, so "the slot was last used before
+    this allocation" stays true for every later one: such slots are *free* for good
+    (`free`, sorted by (bytes, order) for best fit by bisection). The others are
+    *busy* (`busy`, sorted by (key, order)): `key` is the slot's last access under
+    the ordering rules, or its last use in program order under the interval rule.
+    A buffer bisects `free` to the first slot large enough and tests slots in order
+    of waste; under the ordering rules it also tests the busy slots whose last access
+    comes before its own first access (allocated early, accessed late), a prefix of
+    `busy`. No other busy slot is looked at, so many live buffers cost nothing.
+    """
+
+    def __init__(self) -> None:
+        self.free: list[tuple[int, int, _Slot]] = []
+        self.busy: list[tuple[int, int, _Slot]] = []
+
+    def release(self, threshold: int) -> None:
+        """Move the busy slots whose key is below `threshold` into `free`."""
+        end = bisect.bisect_left(self.busy, (threshold, -1), key=_head)
+        for _, _, slot in self.busy[:end]:
+            slot.busy_key = -1
+            bisect.insort(self.free, (slot.bytes, slot.order, slot), key=_head)
+        del self.busy[:end]
+
+    def add_busy(self, slot: _Slot, key: int) -> None:
+        slot.busy_key = key
+        bisect.insort(self.busy, (key, slot.order, slot), key=_head)
+
+    def remove(self, slot: _Slot) -> None:
+        if slot.busy_key < 0:
+            entries, head = self.free, (slot.bytes, slot.order)
+        else:
+            entries, head = self.busy, (slot.busy_key, slot.order)
+        j = bisect.bisect_left(entries, head, key=_head)
+        assert entries[j][2] is slot
+        del entries[j]
+
+
+def _head(entry: tuple[int, int, _Slot]) -> tuple[int, int]:
+    return entry[0], entry[1]
 
 
 def _identity_strides(shape: tuple[int, ...]) -> list[int]:
@@ -129,7 +177,7 @@ class OptimizeMemrefs(RemarksUnderDebug, MemplanPass):
         ordering = BlockOrdering(block)
         roots = [r for r in plannable_roots(block) if r.uses]
         infos = {r: ordering.info(r) for r in roots}  # before the block changes
-        buckets: dict[object, list[tuple[int, int, _Slot]]] = {}
+        buckets: dict[object, _Bucket] = {}
         changed = False
         for order, root in enumerate(roots):
             op = root.owner
@@ -147,19 +195,28 @@ class OptimizeMemrefs(RemarksUnderDebug, MemplanPass):
                 self._remark(op, "buffer left alone: it is never read or written")
                 continue
             alignment = plannable_allocation(op).alignment(op) or 0
-            bucket = buckets.setdefault(key, [])
+            bucket = buckets.setdefault(key, _Bucket())
+            # A slot last used before this allocation is so for every later one.
+            bucket.release(2 * info.defined_at if self.host_ordering else info.defined_at)
             found = self._find(ordering, bucket, size, alignment, info, op)
             if found is not None:
                 slot, keep_new_frees = found
+                bucket.remove(slot)
                 self._move_into(slot, op, root, info, keep_new_frees)
-                if info.returned_by is not None:
-                    bucket.remove((slot.bytes, slot.order, slot))
+                if info.returned_by is None:
+                    bucket.add_busy(slot, self._busy_key(slot))
                 changed = True
             elif info.returned_by is None:
                 new = _Slot(root, size, order, alignment, info.timing, info.timing.last,
                             info.last_use, info.frees)
-                bisect.insort(bucket, (size, order, new), key=lambda e: e[:2])
+                bucket.add_busy(new, self._busy_key(new))
         return changed
+
+    def _busy_key(self, slot: _Slot) -> int:
+        """What orders a busy slot: its last access (keys, as `Timing`) under the
+        ordering rules, its last use (op index) under the interval rule; either is
+        above the threshold of the allocation that just took or gave it."""
+        return slot.last if self.host_ordering else slot.last_use
 
     def _bucket(self, op: Operation, root: SSAValue) -> tuple[object, int]:
         """Which slots `root` may take, and its byte size; (None, 0) when it is not
@@ -180,36 +237,52 @@ class OptimizeMemrefs(RemarksUnderDebug, MemplanPass):
     def _find(
         self,
         ordering: BlockOrdering,
-        bucket: list[tuple[int, int, _Slot]],
+        bucket: _Bucket,
         size: int,
         alignment: int,
         info: BufferInfo,
         op: Operation,
     ) -> tuple[_Slot, bool] | None:
-        """The slot of least waste whose buffers are all done before `info`'s, and
-        whether the new buffer's frees (rather than the slot's) free it then."""
+        """The slot of least waste (ties: the oldest) whose buffers are all done
+        before `info`'s, and whether the new buffer's frees (rather than the slot's)
+        free it then."""
         blocked: _Slot | None = None
-        first = info.timing.first
-        start = bisect.bisect_left(bucket, (size, -1), key=lambda e: e[:2])
-        for j in range(start, len(bucket)):
-            slot = bucket[j][2]
+        best: tuple[_Slot, bool] | None = None
+        start = bisect.bisect_left(bucket.free, (size, -1), key=_head)
+        for j in range(start, len(bucket.free)):
+            slot = bucket.free[j][2]
             if slot.alignment < alignment:
                 continue
-            interval_free = slot.last_use < info.defined_at
-            if not self.host_ordering:
-                free = interval_free
-            # `precedes` implies the slot's last access comes before the first
-            # access of `info`: an integer test rejects most busy slots.
-            else:
-                free = slot.last < first and ordering.precedes(slot.timing, info.timing)
-                if not free and interval_free and blocked is None:
+            # Free slots were last accessed before this allocation, so before any
+            # access of `info`; under the ordering rules a device access may still
+            # be pending, though.
+            if self.host_ordering and not ordering.precedes(slot.timing, info.timing):
+                # Worth a remark when the interval rule would have taken it.
+                if blocked is None and slot.last_use < info.defined_at:
                     blocked = slot
-            if free and (keep := _kept_frees(ordering, slot, info)) is not None:
-                return slot, keep
-        if blocked is not None:
+                continue
+            if (keep := _kept_frees(ordering, slot, info)) is not None:
+                best = slot, keep
+                break
+        if self.host_ordering:
+            # Busy slots last accessed before `info`'s first access.
+            first = info.timing.first
+            end = bisect.bisect_left(bucket.busy, (first, -1), key=_head)
+            for j in range(end):
+                slot = bucket.busy[j][2]
+                if (
+                    slot.bytes < size
+                    or slot.alignment < alignment
+                    or (best is not None and (slot.bytes, slot.order) > (best[0].bytes, best[0].order))
+                    or not ordering.precedes(slot.timing, info.timing)
+                ):
+                    continue
+                if (keep := _kept_frees(ordering, slot, info)) is not None:
+                    best = slot, keep
+        if best is None and blocked is not None:
             why = ordering.explain(blocked.timing, info.timing)
             self._remark(op, f"kept apart from {describe_buffer(blocked.root)}: {why}")
-        return None
+        return best
 
     def _move_into(
         self, slot: _Slot, op: Operation, root: SSAValue, info: BufferInfo, keep_new_frees: bool
