@@ -288,8 +288,14 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         recorded: list[dict[str, Attribute]] = []
+        pooled_before = 0
         for function, region in function_bodies(module):
             entry = region.blocks[0]
+            if nested_ops(function, GetPoolOp):
+                # It counts for the module's plan even though it is not planned now.
+                pooled_before += 1
+                self._remark(function, "function left alone: it already takes a pool")
+                continue
             if runtime_context(region) is None:
                 self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
                 continue
@@ -300,9 +306,6 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                     "pooling plans one block",
                 )
                 continue
-            if nested_ops(function, GetPoolOp):
-                self._remark(function, "function left alone: it already takes a pool")
-                continue
             attributes = self._pool(entry)
             if attributes is not None:
                 function.attributes.update(attributes)
@@ -312,12 +315,13 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         stale = [k for k in module.attributes if k.startswith(_ATTRIBUTE_PREFIX)]
         for key in stale:
             del module.attributes[key]
-        if len(recorded) == 1:
+        pooled = len(recorded) + pooled_before
+        if pooled == 1:
             module.attributes.update(recorded[0])
         else:
             self._remark(
                 module,
-                f"{len(recorded)} functions take pools: each records its plan on itself, "
+                f"{pooled} functions take pools: each records its plan on itself, "
                 "the module none",
             )
         return True

@@ -1,10 +1,8 @@
-// XFAIL: *
 // RUN: memplan-opt %s --allow-unregistered-dialect --split-input-file -p 'optimize-memrefs' | FileCheck %s --check-prefix=OPT
 // RUN: memplan-opt %s --allow-unregistered-dialect --split-input-file -p 'pool-allocs' | FileCheck %s --check-prefix=POOL
 
 // Regressions found in review of optimize-memrefs / pool-allocs and the ordering
-// analysis. Each case checks the correct plan; the file is XFAIL until the passes
-// are fixed (remove the XFAIL line then).
+// analysis. Each case checks the correct plan.
 
 // A buffer with no access (only a dealloc) "follows" every slot, so it takes the
 // live slot of %a; its dealloc is retargeted to %a and %a's own dealloc erased:

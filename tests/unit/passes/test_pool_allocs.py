@@ -481,6 +481,40 @@ def test_several_pooled_functions_record_their_plans_on_themselves():
     assert not [k for k in module.attributes if k.startswith("hipdnn.")]
 
 
+def test_functions_pooled_earlier_count_for_the_module_plan():
+    """Pooling one more function of a module pooled before: two functions take
+    pools, so the module's stale plan goes and each function keeps its own."""
+    module = _parse(HOST)
+    assert PoolAllocs().run(Context(), module)
+    assert module.attributes["hipdnn.buffer_count"].value.data == 3
+    more = _parse(SIZES)
+    (function,) = [op for op in more.ops if op.name == "func.func"]
+    function.detach()
+    module.body.block.add_op(function)
+    assert PoolAllocs().run(Context(), module)
+    assert not [k for k in module.attributes if k.startswith("hipdnn.")]
+    counts = [f.attributes["hipdnn.buffer_count"].value.data
+              for f in module.ops if f.name == "func.func"]
+    assert counts == [3, 4]
+
+
+def test_a_pool_taken_in_a_nested_region_means_already_pooled():
+    module = _parse("""
+func.func @nested(%ctx: !hip.context, %p: i1, %o: memref<4xf32>) {
+  scf.if %p {
+    %c256 = arith.constant 256 : index
+    %pool = hip.get_pool(%ctx, %c256) : memref<?xi8>
+  }
+  %a = memref.alloc() : memref<4xf32>
+  hip.launch @k(%ctx) ins(%o : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.launch @k(%ctx) ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+  return
+}
+""")
+    assert not PoolAllocs().run(Context(), module)
+    assert len([op for op in module.walk() if isinstance(op, GetPoolOp)]) == 1
+
+
 def test_conflicts_are_split_by_group_with_local_indices():
     keys = [(0,), (0, 4, "n"), (0,), (1, 4, "n"), (0, 4, "n"), (0,)]
     conflicts = {(0, 2), (1, 4), (0, 1), (2, 5), (3, 4)}
