@@ -88,12 +88,19 @@ STRATEGIES = ("greedy", "best", "exact")
 _ATTRIBUTE_PREFIX = "hipdnn."
 
 
-def check_options(alignment: int, strategy: str) -> None:
+def check_options(alignment: int, strategy: str, time_limit: float = 1.0) -> None:
     """A `ValueError` naming the fault unless `alignment` is a positive power of two
-    (hip-ep's rule) and `strategy` one of `STRATEGIES`."""
+    (hip-ep's rule), `strategy` one of `STRATEGIES` and `time_limit` a positive
+    number of seconds."""
     if isinstance(alignment, bool) or alignment <= 0 or alignment & (alignment - 1):
         raise ValueError(f"alignment must be a positive power of two, got {alignment}")
     _check_strategy(strategy)
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, int | float)
+        or not time_limit > 0  # NaN too
+    ):
+        raise ValueError(f"time-limit must be a positive number of seconds, got {time_limit}")
 
 
 def _check_strategy(strategy: str) -> None:
@@ -284,7 +291,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
     """Remark which buffers stay out of the pool and why, and what was planned."""
 
     def __post_init__(self) -> None:
-        check_options(self.alignment, self.strategy)
+        check_options(self.alignment, self.strategy, self.time_limit)
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         recorded: list[dict[str, Attribute]] = []

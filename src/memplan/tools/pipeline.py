@@ -95,7 +95,8 @@ def instantiate(spec: ArgSpec) -> ScheduledPass:
         )
     cls = info.load()
     _check_options(spec, cls)
-    canonical = ArgSpec(cls.name, _bare_flags_as_true(cls, spec.parameters))
+    parameters = _ints_as_floats(cls, _bare_flags_as_true(cls, spec.parameters))
+    canonical = ArgSpec(cls.name, parameters)
     try:
         instance = cls.from_pass_spec(canonical)
     except (ValueError, TypeError) as error:
@@ -120,14 +121,38 @@ def _check_options(spec: ArgSpec, cls: type[ModulePass]) -> None:
                 f"(its options: {known})"
             )
         expected = _SCALARS.get(str(field.type).removesuffix(" | None"))
-        if expected is None or len(values) != 1 or isinstance(values[0], expected):
+        if expected is None or len(values) != 1:
             continue
-        if expected is int and isinstance(values[0], bool):
+        # `true` is an int to Python, but no number of seconds.
+        if isinstance(values[0], expected) and not (
+            _is_float_field(field) and isinstance(values[0], bool)
+        ):
             continue
         raise UserError(
             f"invalid options for pass '{spec.name}': option '{key}' expects "
             f"{field.type!s}, got '{values[0]}'"
         )
+
+
+def _is_float_field(field: dataclasses.Field) -> bool:
+    return str(field.type).removesuffix(" | None") == "float"
+
+
+def _ints_as_floats(cls: type[ModulePass], parameters: dict) -> dict:
+    """MLIR reads `time-limit=2` for a float option as 2.0; xDSL's parser gives an
+    int, which `from_pass_spec` rejects for a float field."""
+    if not dataclasses.is_dataclass(cls):
+        return parameters
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    fixed = dict(parameters)
+    for name, values in parameters.items():
+        field = fields.get(name.replace("-", "_"))
+        if field is not None and _is_float_field(field):
+            fixed[name] = tuple(
+                float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+                for v in values
+            )
+    return fixed
 
 
 def _bare_flags_as_true(cls: type[ModulePass], parameters: dict) -> dict:

@@ -61,3 +61,28 @@ def test_stream_cleanup_fails_past_its_limit():
     ctx, module = _seed_with_function()
     with pytest.raises(UserError, match="did not converge within 2 iterations"):
         StreamCleanup(max_iterations=2).run(ctx, module)
+
+
+@pytest.mark.parametrize("text, seconds", [("2", 2.0), ("0.25", 0.25), ("7", 7.0)])
+def test_float_options_take_integers(text, seconds):
+    (scheduled,) = parse_pass_pipeline(f"pool-allocs{{strategy=best time-limit={text}}}")
+    assert scheduled.instance.time_limit == seconds
+    assert isinstance(scheduled.instance.time_limit, float)
+    (alias,) = parse_pass_pipeline(f"builtin.module(hip-pool-allocs{{time-limit={text}}})")
+    assert alias.instance.time_limit == seconds
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "-0.5", "0.0"])
+def test_time_limit_must_be_positive(text):
+    with pytest.raises(UserError, match="time-limit must be a positive number of seconds"):
+        parse_pass_pipeline(f"pool-allocs{{time-limit={text}}}")
+
+
+def test_a_boolean_is_no_float():
+    with pytest.raises(UserError, match="option 'time-limit' expects float"):
+        parse_pass_pipeline("pool-allocs{time-limit=true}")
+
+
+def test_int_options_still_refuse_floats():
+    with pytest.raises(UserError, match="option 'alignment' expects int"):
+        parse_pass_pipeline("pool-allocs{alignment=2.0}")

@@ -58,6 +58,17 @@ def test_other_alignments_are_rejected(alignment):
         PoolAllocs(alignment=alignment)
 
 
+@pytest.mark.parametrize("seconds", [0, -2, 0.0, float("nan"), True, "1"])
+def test_time_limits_that_are_no_positive_number_are_rejected(seconds):
+    with pytest.raises(ValueError, match="time-limit must be a positive number of seconds"):
+        PoolAllocs(time_limit=seconds)
+
+
+@pytest.mark.parametrize("seconds", [2, 0.5, float("inf")])
+def test_positive_time_limits_are_accepted(seconds):
+    assert PoolAllocs(time_limit=seconds).time_limit == seconds
+
+
 def test_unknown_strategy_is_rejected():
     with pytest.raises(ValueError, match="unknown strategy 'fast'"):
         PoolAllocs(strategy="fast")
