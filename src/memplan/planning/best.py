@@ -26,7 +26,16 @@ import time
 import numpy as np
 
 from .exact import MAX_SEARCH_CONFLICTS, fits_within
-from .greedy import ORDERS, PREORDERS, SKYLINE_MAX_BUFFERS, buffer_order, place_in_order, skyline_offsets
+from .greedy import (
+    ORDERS,
+    greedy,
+    PREORDERS,
+    SKYLINE_MAX_BUFFERS,
+    skyline_keys_fit,
+    buffer_order,
+    place_in_order,
+    skyline_offsets,
+)
 from .problem import Plan, Problem
 from .validate import validate_plan
 
@@ -52,30 +61,32 @@ def best(
     deadline = started + time_limit
     lower = problem.lower_bound()
     goal = lower if capacity is None else max(lower, capacity)
+    # Start from what greedy returns, so best is never worse than greedy.
+    start = greedy(problem)
+    best_offsets, best_pool, best_name = start.offsets, start.pool_size, start.strategy
     best_order = None
-    best_offsets = None
-    best_pool = None
-    best_name = ""
+    order_offsets = None
+    order_pool = None
     for name in ORDERS:
+        if best_pool <= goal or (order_pool is not None and time.monotonic() > deadline):
+            break
         order = buffer_order(problem, name)
         offsets = place_in_order(problem, order)
         pool = _pool(problem, offsets)
-        if best_pool is None or pool < best_pool:
-            best_order, best_offsets, best_pool, best_name = order, offsets, pool, name
-        if best_pool <= goal or time.monotonic() > deadline:
-            break
-    # The skyline construction, when its cost (about n^2 / 400 million seconds on
-    # intervals) fits in what is left of the budget.
-    order_pool = best_pool
-    order_offsets = best_offsets
-    for preorder in PREORDERS[::-1]:
+        if order_pool is None or pool < order_pool:
+            best_order, order_offsets, order_pool = order, offsets, pool
+        if pool < best_pool:
+            best_offsets, best_pool, best_name = offsets, pool, f"greedy:{name}"
+    # The skyline construction under the other preorders, when its cost (about
+    # n^2 / 400 million seconds on intervals) fits in what is left of the budget.
+    for preorder in PREORDERS[:-1]:
         if problem.has_intervals:
             expected = len(problem) ** 2 / 4e8
         elif len(problem) <= SKYLINE_MAX_BUFFERS:
             expected = 0.0
         else:
             break
-        if best_pool <= goal or time.monotonic() + expected > deadline:
+        if best_pool <= goal or time.monotonic() + expected > deadline or not skyline_keys_fit(problem):
             break
         offsets = skyline_offsets(problem, preorder)
         pool = _pool(problem, offsets)
@@ -89,7 +100,7 @@ def best(
     rounds = improvements = searches = 0
     searchable = n <= SEARCH_MAX_BUFFERS and problem.conflict_count() <= MAX_SEARCH_CONFLICTS
     order_deadline = started + time_limit / 3 if searchable else deadline
-    while best_pool > goal and n > 1 and time.monotonic() < order_deadline:
+    while best_order is not None and best_pool > goal and n > 1 and time.monotonic() < order_deadline:
         rounds += 1
         ends = order_offsets + sizes
         # Culprits: buffers reaching above the lower bound, highest first.

@@ -81,6 +81,10 @@ class _Search:
         self.aligned = bool((self.alignments > 1).any())
         self.neighbours = problem.neighbours
         self.rank = rank
+        # Branching on a tight section's candidates only is complete either way; it
+        # helps on some instances and hurts on others, so restarts use both.
+        self.cover_tight_sections = True
+        self.tight_cliques_examined = 1
         self.capacity = -1
         self.failed_states: set[int] = set()
         self.solved_parts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -139,6 +143,7 @@ class _Search:
             self._leave_cliques(index)
         self.banned_at = np.full(n, _UNBANNED, dtype=np.int64)  # by kind
         self.masked_offsets = np.full(n, _HIDDEN, dtype=np.int64)
+        self.position = np.full(n, -1, dtype=np.int64)  # scratch: index within `remaining`
         for index in np.flatnonzero(self.remaining & (self.remaining_degree == 0)).tolist():
             if self.sizes[index] > capacity:
                 return SearchResult(None, True, 0)
@@ -214,6 +219,8 @@ class _Search:
             lowest_floor = int(floors.min())
             viable = floors == lowest_floor
             viable &= self.banned_at[self.kind[remaining]] != lowest_floor
+            if self.clique_members.size and self.cover_tight_sections:
+                viable = self._cover_tight_section(remaining, viable, lowest, need, lowest_floor)
         else:
             # Alignment can make covering the lowest point wasteful, so any buffer
             # resting at or above the last offset may come next, unless another one
@@ -249,6 +256,36 @@ class _Search:
             for kind, previous in reversed(banned_here):
                 self.banned_at[kind] = previous
         return False
+
+    def _cover_tight_section(
+        self, remaining: np.ndarray, viable: np.ndarray, lowest: np.ndarray, need: np.ndarray, floor: int
+    ) -> np.ndarray:
+        """A clique with no slack whose lowest floor is the current one must have a
+        buffer start exactly there, or its bytes no longer fit; placements at one
+        height commute, so branching on that clique's candidates alone loses nothing.
+        Of such cliques the earliest is taken (MiniMalloc's canonical order by section)."""
+        tight = np.flatnonzero((need == self.capacity) & (lowest == floor))
+        if tight.size == 0:
+            return viable
+        position = self.position
+        position[remaining] = np.arange(remaining.size)
+        best_mask = None
+        best_count = remaining.size + 1
+        for k in tight[: self.tight_cliques_examined].tolist():
+            start = int(self.clique_starts[k])
+            members = self.clique_members[start : start + int(self.clique_count0[k])]
+            places = position[members]
+            places = places[places >= 0]
+            places = places[viable[places]]
+            if places.size < best_count:
+                best_count = places.size
+                best_mask = places
+                if best_count <= 1:
+                    break
+        position[remaining] = -1
+        restricted = np.zeros_like(viable)
+        restricted[best_mask] = True
+        return restricted
 
     def _stuck_buffers_can_rise(self, remaining: np.ndarray, floors: np.ndarray) -> bool:
         """Forward check for buffers banned at their own floor h (an earlier sibling
@@ -362,32 +399,41 @@ def _frames_needed(problem: Problem) -> int:
 def fits_within(
     problem: Problem, capacity: int, time_limit: float, *, first_budget: int = 1000, seed: int = 0
 ) -> SearchResult:
-    """Decision search with restarts: first the three :data:`PREORDERS`, then randomly
-    perturbed versions of them, each under a node budget that grows by 30% a run.
+    """Decision search with restarts in two interleaved lanes, one branching on
+    tight sections (see ``_cover_tight_section``) and one not. Each lane runs the three
+    :data:`PREORDERS`, then randomly perturbed versions of them, under a node budget
+    that grows by 30% a run.
 
     Deep dead ends make the search time heavy-tailed; short randomized runs escape
-    them, and failed states learnt in one run prune the next (they stay valid)."""
+    them, and failed states learnt in one run prune every later one (they stay valid:
+    both lanes are complete). Which lane wins depends on the instance."""
     deadline = time.monotonic() + time_limit
     base_ranks = [preorder_ranks(problem, name) for name in PREORDERS]
     search = _Search(problem, base_ranks[0])
-    rng = np.random.default_rng(seed)
-    budget = float(first_budget)
+    lanes = [
+        {"tight": tight, "rng": np.random.default_rng(seed + k), "budget": float(first_budget), "run": 0}
+        for k, tight in enumerate((False, True))
+    ]
     total_nodes = 0
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, _frames_needed(problem)))
     try:
-        for run in itertools.count():
+        for lane in itertools.cycle(lanes):
+            run = lane["run"]
             rank = base_ranks[run % len(base_ranks)]
             if run >= len(base_ranks):
-                rank = np.argsort(np.argsort(rank + rng.random(len(problem)) * len(problem) * 0.1, kind="stable"))
+                noise = lane["rng"].random(len(problem)) * len(problem) * 0.1
+                rank = np.argsort(np.argsort(rank + noise, kind="stable"))
             search.rank = rank
-            result = search.run(capacity, int(budget), deadline)
+            search.cover_tight_sections = lane["tight"]
+            result = search.run(capacity, int(lane["budget"]), deadline)
             total_nodes += result.nodes
             if result.offsets is not None or result.proven_infeasible:
                 return SearchResult(result.offsets, result.proven_infeasible, total_nodes)
             if time.monotonic() > deadline:
                 return SearchResult(None, False, total_nodes)
-            budget *= 1.3
+            lane["budget"] *= 1.3
+            lane["run"] = run + 1
         raise AssertionError("unreachable")
     finally:
         sys.setrecursionlimit(limit)

@@ -121,6 +121,12 @@ def preorder_ranks(problem: Problem, name: str) -> np.ndarray:
     return rank
 
 
+def skyline_keys_fit(problem: Problem) -> bool:
+    """Whether the skyline construction's int64 keys (floor x n + rank) cannot overflow."""
+    top = int(problem.sizes.sum()) + int(problem.alignments.max(initial=1))
+    return top * max(len(problem), 1) < 2**62
+
+
 def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
     """Bottom-up construction: repeatedly take the buffer with the lowest floor (the
     highest end among its placed conflicting buffers), ties by ``preorder``, and put
@@ -139,7 +145,7 @@ def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
     # with its tie-break; placed (and empty) buffers get a key no floor reaches.
     # Floors never exceed the total size, which bounds the keys (checked below).
     scale = max(n, 1)
-    if (int(sizes.sum()) + int(alignments.max(initial=1))) * scale >= 2**62:
+    if not skyline_keys_fit(problem):
         raise ValueError("sizes too large for the skyline construction's int64 keys")
     done = np.int64(2**62)
     floor = np.zeros(n, dtype=np.int64)
@@ -285,7 +291,7 @@ def greedy(problem: Problem, order: str | Sequence[int] = "auto") -> Plan:
     if isinstance(order, str):
         if order == "auto":
             limit = SKYLINE_MAX_INTERVAL_BUFFERS if problem.has_intervals else SKYLINE_MAX_BUFFERS
-            if len(problem) > limit:
+            if len(problem) > limit or not skyline_keys_fit(problem):
                 return greedy(problem, "size")
             skyline = greedy(problem, "skyline")
             if skyline.pool_size <= problem.lower_bound() * GOOD_ENOUGH:

@@ -130,3 +130,12 @@ def test_auto_keeps_the_smaller_of_best_fit_and_skyline():
     auto = greedy(problem)
     assert auto.pool_size == min(by_size.pool_size, greedy(problem, "skyline").pool_size)
     assert by_size.pool_size == 10 and auto.pool_size == 8
+
+
+def test_huge_sizes_fall_back_to_best_fit():
+    problem = Problem.from_intervals([Buffer("a", 2**61, 0, 2), Buffer("b", 2**61, 1, 3)])
+    plan = greedy(problem)
+    assert plan.strategy == "greedy:size"
+    assert plan.offsets.tolist() in ([0, 2**61], [2**61, 0])
+    with pytest.raises(ValueError, match="too large"):
+        greedy(problem, "skyline")
