@@ -45,9 +45,11 @@ Queries, none of which scans accesses:
   timing and a candidate costs the same to test against it.
 - `may_share(x, y)`: the two roots may occupy the same bytes (either order, neither
   escaping, a returned one only as the later).
-- `conflicts(roots)`: every pair of roots that may NOT share bytes, by one sweep per
-  stream and one for the host over the roots sorted by first access, in
-  O((1 + s) * n log n + pairs) (plus list insertion); for offset planners such as
+- `conflict_graph(roots)`: for each root, the sorted indices of the roots it may
+  NOT share bytes with (symmetric adjacency as numpy arrays; `conflicts` gives the
+  same as pairs), by one sweep per stream and one for the host over the roots
+  sorted by first access, in O((1 + s) * n log n) Python steps (plus list
+  insertion) and one numpy sort of the pairs; for offset planners such as
   `pool-allocs`, which need the conflict graph rather than intervals. Escaping roots
   conflict with every other root, and returned roots with each other.
 - `explain(a, b)`: why `a` does not precede `b`, for remarks.
@@ -57,10 +59,12 @@ from __future__ import annotations
 
 import bisect
 import enum
+import itertools
 import sys
 from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 
+import numpy as np
 from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
@@ -215,6 +219,27 @@ def plannable_roots(block: Block) -> list[SSAValue]:
         for op in block.ops
         if op.results and plannable_allocation(op) is not None
     ]
+
+
+def _adjacency(
+    n: int, sources: list[np.ndarray], targets: list[np.ndarray]
+) -> tuple[np.ndarray, ...]:
+    """Sorted, symmetric, duplicate-free neighbour arrays of `n` nodes from edge
+    lists (either direction, duplicates and self-loops allowed)."""
+    if not sources:
+        empty = np.empty(0, dtype=np.int64)
+        return tuple(empty for _ in range(n))
+    a = np.concatenate(sources)
+    b = np.concatenate(targets)
+    keep = a != b
+    a, b = a[keep], b[keep]
+    keys = np.concatenate((a * n + b, b * n + a))
+    keys.sort()  # (np.unique hashes first, several times slower on millions of keys)
+    if len(keys):
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    rows, cols = np.divmod(keys, n)
+    bounds = np.searchsorted(rows, np.arange(n + 1, dtype=np.int64))
+    return tuple(cols[bounds[i]:bounds[i + 1]] for i in range(n))
 
 
 def _may_return_alias(op: Operation) -> bool:
@@ -397,44 +422,81 @@ class BlockOrdering:
         return end
 
     def conflicts(self, roots: Sequence[SSAValue]) -> set[tuple[int, int]]:
-        """Index pairs `(i, j)`, `i < j`, of `roots` that may not share bytes.
+        """Index pairs `(i, j)`, `i < j`, of `roots` that may not share bytes: the
+        edges of `conflict_graph`, for callers and tests that want pairs."""
+        return {
+            (i, j)
+            for i, neighbours in enumerate(self.conflict_graph(roots))
+            for j in neighbours[neighbours > i].tolist()
+        }
+
+    def conflict_graph(self, roots: Sequence[SSAValue]) -> tuple[np.ndarray, ...]:
+        """For each of `roots`, the sorted indices (int64) of the roots it may not
+        share bytes with: a symmetric adjacency without self-loops, the form
+        `memplan.planning.Problem.from_neighbours` takes as it is.
 
         Sorted by first access, a buffer B conflicts with an earlier-starting A
         exactly when, for the host or some stream, B's first access there is no
         later than `end(A, there)`. One sweep per place keeps the earlier buffers
-        whose end has not passed, sorted by end, and reports the suffix.
+        whose end has not passed, sorted by end, and reports the suffix as one list
+        slice; the reported (B, A) edges are then mirrored, deduplicated across
+        places and split into rows by one numpy sort. Python does O(n log n) work
+        per place plus list copies; the pairs themselves are handled in bulk.
         """
         infos = [self.info(r) for r in roots]
-        pairs: set[tuple[int, int]] = set()
-        escaping = [i for i, info in enumerate(infos) if info.escapes]
-        for i in escaping:
-            pairs.update((min(i, j), max(i, j)) for j in range(len(infos)) if j != i)
+        n = len(infos)
+        sources: list[np.ndarray] = []
+        targets: list[np.ndarray] = []
+        everyone = np.arange(n, dtype=np.int64)
+        for i, info in enumerate(infos):
+            if info.escapes:
+                sources.append(np.full(n, i, dtype=np.int64))
+                targets.append(everyone)
         # Returned buffers all live past the end of the block, accessed or not.
-        returned = [i for i, info in enumerate(infos) if info.returned_by is not None]
-        pairs.update((i, j) for k, i in enumerate(returned) for j in returned[k + 1:])
+        returned = np.array(
+            [i for i, info in enumerate(infos) if info.returned_by is not None], dtype=np.int64
+        )
+        if len(returned) > 1:
+            sources.append(np.repeat(returned, len(returned)))
+            targets.append(np.tile(returned, len(returned)))
         live = [i for i, info in enumerate(infos) if not info.escapes]
         order = sorted(live, key=lambda i: (infos[i].timing.first, i))
         streams: dict[SSAValue, None] = {}
         for i in live:
             streams.update(dict.fromkeys(infos[i].timing.first_device))
-        places: list[SSAValue | None] = [None, *streams]
-        for place in places:
-            active: list[tuple[int, int]] = []  # (end, index), sorted
+        owners: list[int] = []
+        chunks: list[list[int]] = []
+        for place in (None, *streams):
+            ends: list[int] = []  # sorted; `members[k]` ends at `ends[k]`
+            members: list[int] = []
             for j in order:
                 timing = infos[j].timing
-                start = timing.first
-                del active[: bisect.bisect_left(active, (start, -1))]
+                passed = bisect.bisect_left(ends, timing.first)
+                if passed:
+                    del ends[:passed], members[:passed]
                 first_here = (
                     timing.first_host if place is None
                     else timing.first_device.get(place, NEVER)
                 )
                 if first_here != NEVER:
-                    for _, i in active[bisect.bisect_left(active, (first_here, -1)):]:
-                        pairs.add((min(i, j), max(i, j)))
+                    reached = members[bisect.bisect_left(ends, first_here):]
+                    if reached:
+                        owners.append(j)
+                        chunks.append(reached)
                 end = NEVER if infos[j].returned_by is not None else self.end(timing, place)
                 if end >= 0:
-                    bisect.insort(active, (end, j))
-        return pairs
+                    k = bisect.bisect_right(ends, end)
+                    ends.insert(k, end)
+                    members.insert(k, j)
+        if chunks:
+            lengths = np.fromiter(map(len, chunks), dtype=np.int64, count=len(chunks))
+            sources.append(np.repeat(np.array(owners, dtype=np.int64), lengths))
+            targets.append(
+                np.fromiter(
+                    itertools.chain.from_iterable(chunks), dtype=np.int64, count=int(lengths.sum())
+                )
+            )
+        return _adjacency(n, sources, targets)
 
     def explain(self, a: Timing, b: Timing) -> str | None:
         """Why `a` does not precede `b` (None when it does), naming the accesses."""

@@ -7,11 +7,12 @@ becomes a `memref.view` into `hip.get_pool(%ctx, %size)` at a planned byte offse
 and its frees are erased.
 
 Which buffers may overlap is the ordering analysis' conflict graph
-(`BlockOrdering.conflicts`, DESIGN.md section 2), never intervals in program order:
+(`BlockOrdering.conflict_graph`, DESIGN.md section 2), never intervals in program order:
 a buffer the host writes while a kernel enqueued earlier may still read another
 buffer's bytes is kept apart from it, and shares them after a synchronize. The
 offsets come from `memplan.planning` (`greedy`, `best` or `exact`), which validates
-every plan.
+every plan. The graph is built once, as neighbour arrays, split by group with numpy
+and handed to the planner as it is (`Problem.from_neighbours`).
 
 Left out of the pool (with a remark under `debug`): buffers that escape, buffers the
 function returns (the next invocation reuses the pool while the caller may still read
@@ -36,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
@@ -137,35 +139,56 @@ def split_domains(positions: Sequence[int], ready: Sequence[int]) -> list[int]:
 
 
 def group_conflicts(
-    keys: Sequence[Hashable], conflicts: Iterable[tuple[int, int]]
-) -> dict[Hashable, tuple[list[int], list[tuple[int, int]]]]:
+    keys: Sequence[Hashable], neighbours: Sequence[np.ndarray]
+) -> dict[Hashable, tuple[list[int], tuple[np.ndarray, ...]]]:
     """Split buffers by key (in first-seen order) into groups planned on their own:
-    for each key, its members and the conflicting pairs among them, as indices into
-    the members. One pass over the pairs, whatever the number of groups."""
-    groups: dict[Hashable, tuple[list[int], list[tuple[int, int]]]] = {}
-    local: list[int] = []
+    for each key, its members (ascending) and the conflict graph among them as
+    sorted neighbour arrays of indices into the members. `neighbours` is the whole
+    graph (`BlockOrdering.conflict_graph`); one numpy filter per buffer, and a
+    single group keeps the arrays as they are."""
+    n = len(keys)
+    ids: dict[Hashable, int] = {}
+    members: list[list[int]] = []
+    group_of = np.empty(n, dtype=np.int64)
+    local = np.empty(n, dtype=np.int64)
     for buffer, key in enumerate(keys):
-        members = groups.setdefault(key, ([], []))[0]
-        local.append(len(members))
-        members.append(buffer)
-    for i, j in conflicts:
-        if keys[i] == keys[j]:
-            groups[keys[i]][1].append((local[i], local[j]))
+        g = ids.setdefault(key, len(ids))
+        if g == len(members):
+            members.append([])
+        group_of[buffer] = g
+        local[buffer] = len(members[g])
+        members[g].append(buffer)
+    if len(ids) == 1:
+        ((key, _),) = ids.items()
+        return {key: (members[0], tuple(neighbours))}
+    groups: dict[Hashable, tuple[list[int], tuple[np.ndarray, ...]]] = {}
+    for key, g in ids.items():
+        rows = []
+        for m in members[g]:
+            row = neighbours[m]
+            rows.append(local[row[group_of[row] == g]])
+        groups[key] = (members[g], tuple(rows))
     return groups
 
 
 def plan_offsets(
     sizes: Sequence[int],
     alignments: Sequence[int],
-    conflicts: Sequence[tuple[int, int]],
+    conflicts: Iterable[tuple[int, int]] | None = None,
     strategy: str = "greedy",
     time_limit: float = 1.0,
+    *,
+    neighbours: Sequence[np.ndarray] | None = None,
 ) -> Plan:
-    """Offsets for buffers of the given sizes under a conflict graph (index pairs),
-    by the named planner strategy; every strategy validates its plan."""
+    """Offsets for buffers of the given sizes under a conflict graph, given as index
+    pairs or (cheaper for large graphs) as sorted neighbour arrays, by the named
+    planner strategy; every strategy validates its plan."""
     _check_strategy(strategy)
     buffers = [Buffer(str(i), s, alignment=a) for i, (s, a) in enumerate(zip(sizes, alignments))]
-    problem = Problem(buffers, conflicts=conflicts)
+    if neighbours is not None:
+        problem = Problem.from_neighbours(buffers, neighbours)
+    else:
+        problem = Problem(buffers, conflicts=conflicts if conflicts is not None else ())
     if strategy == "best":
         return best(problem, time_limit=time_limit)
     if strategy == "exact":
@@ -394,8 +417,8 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         ]
         if not candidates:
             return None
-        conflicts = ordering.conflicts([c.root for c in candidates])
-        self._explain_conflicts(ordering, candidates, conflicts)
+        graph = ordering.conflict_graph([c.root for c in candidates])
+        self._explain_conflicts(ordering, candidates, graph)
         ready = [self._ready(ordering, c) for c in candidates]
         domains = split_domains([c.position for c in candidates], ready)
         keys = [(d, c.factor, *c.sizes) if c.sizes else (d,) for c, d in zip(candidates, domains)]
@@ -405,8 +428,8 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             if c.sizes:
                 alignments[d] = max(alignments[d], c.alignment)
         layouts = [DomainLayout(a) for a in alignments]
-        for key, (members, pairs) in group_conflicts(keys, conflicts).items():
-            self._place_group(layouts[key[0]], candidates, members, pairs, len(key) > 1)
+        for key, (members, neighbours) in group_conflicts(keys, graph).items():
+            self._place_group(layouts[key[0]], candidates, members, neighbours, len(key) > 1)
         if self.debug:
             self._describe_domains(candidates, domains, layouts)
         self._rewrite(block.args[0], candidates, domains, layouts)
@@ -448,7 +471,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         layout: DomainLayout,
         candidates: list[_Candidate],
         members: list[int],
-        pairs: list[tuple[int, int]],
+        neighbours: tuple[np.ndarray, ...],
         dynamic: bool,
     ) -> None:
         """Plan one group of a domain: its static buffers into the static region, or
@@ -458,9 +481,9 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             plan = plan_offsets(
                 [candidates[b].factor for b in members],
                 [candidates[b].alignment for b in members],
-                pairs,
-                self.strategy,
-                self.time_limit,
+                strategy=self.strategy,
+                time_limit=self.time_limit,
+                neighbours=neighbours,
             )
             layout.static_offsets = {b: int(o) for b, o in zip(members, plan.offsets)}
             layout.static_size = int(align_up(plan.pool_size, layout.alignment))
@@ -468,7 +491,11 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 layout.lower_bound = plan.problem.lower_bound()
             return
         plan = plan_offsets(
-            [1] * len(members), [1] * len(members), pairs, self.strategy, self.time_limit
+            [1] * len(members),
+            [1] * len(members),
+            strategy=self.strategy,
+            time_limit=self.time_limit,
+            neighbours=neighbours,
         )
         first = len(layout.slabs)
         sample = candidates[members[0]]
@@ -480,23 +507,24 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         self,
         ordering: BlockOrdering,
         candidates: list[_Candidate],
-        conflicts: set[tuple[int, int]],
+        graph: tuple[np.ndarray, ...],
     ) -> None:
         """Remark, for each buffer kept apart from an earlier one that is dead in
-        program order before it is allocated, which access forbids sharing."""
+        program order before it is allocated, which access forbids sharing (the
+        first such earlier buffer)."""
         if not self.debug:
             return
-        first_reason: dict[int, int] = {}
-        for i, j in sorted(conflicts):
-            a, b = candidates[i].info, candidates[j].info
-            if j not in first_reason and a.last_use < b.defined_at:
-                first_reason[j] = i
-        for j, i in sorted(first_reason.items()):
-            why = ordering.explain(candidates[i].info.timing, candidates[j].info.timing)
-            self._remark(
-                candidates[j].op,
-                f"kept apart from {describe_buffer(candidates[i].root)} in the pool: {why}",
-            )
+        for j, row in enumerate(graph):
+            b = candidates[j].info
+            for i in row[row < j].tolist():
+                a = candidates[i].info
+                if a.last_use < b.defined_at:
+                    why = ordering.explain(a.timing, b.timing)
+                    self._remark(
+                        candidates[j].op,
+                        f"kept apart from {describe_buffer(candidates[i].root)} in the pool: {why}",
+                    )
+                    break
 
     # ------------------------------------------------------------- rewriting
 

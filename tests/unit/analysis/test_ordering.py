@@ -531,6 +531,34 @@ def test_summaries_and_sweep_agree_with_the_rules_pair_by_pair(n, ops, returned)
                 if not share:
                     expected_conflicts.add((i, j))
     assert ordering.conflicts(names) == expected_conflicts
+    graph = ordering.conflict_graph(names)
+    assert len(graph) == n
+    for i, row in enumerate(graph):
+        assert row.tolist() == sorted(set(row.tolist())) and i not in row.tolist()
+        assert set(row.tolist()) == {j for j in range(n) if (min(i, j), max(i, j)) in expected_conflicts}
+
+
+def test_escaping_and_returned_buffers_in_the_graph():
+    """An escaping root conflicts with every other, returned roots with each other;
+    the graph is symmetric and names no root twice."""
+    text = """
+func.func private @g(memref<4xi32>)
+func.func @f(%s: i32) -> (memref<4xi32>, memref<4xi32>) {
+  %a = memref.alloc() : memref<4xi32>
+  %b = memref.alloc() : memref<4xi32>
+  %r1 = memref.alloc() : memref<4xi32>
+  %r2 = memref.alloc() : memref<4xi32>
+  "otest.host_write"(%a) : (memref<4xi32>) -> ()
+  func.call @g(%a) : (memref<4xi32>) -> ()
+  "otest.host_write"(%b) : (memref<4xi32>) -> ()
+  "otest.device_write"(%s, %r1) : (i32, memref<4xi32>) -> ()
+  "otest.device_write"(%s, %r2) : (i32, memref<4xi32>) -> ()
+  return %r1, %r2 : memref<4xi32>, memref<4xi32>
+}"""
+    ordering, roots = analyse(text, function=1)
+    names = [roots[x] for x in ("a", "b", "r1", "r2")]
+    graph = ordering.conflict_graph(names)
+    assert [row.tolist() for row in graph] == [[1, 2, 3], [0], [0, 3], [0, 2]]
 
 
 def test_sweep_on_a_long_chain_of_device_temporaries():

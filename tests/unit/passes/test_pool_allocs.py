@@ -526,13 +526,38 @@ func.func @nested(%ctx: !hip.context, %p: i1, %o: memref<4xf32>) {
     assert len([op for op in module.walk() if isinstance(op, GetPoolOp)]) == 1
 
 
+def _neighbours(n: int, pairs) -> tuple[np.ndarray, ...]:
+    rows: list[list[int]] = [[] for _ in range(n)]
+    for i, j in pairs:
+        rows[i].append(j)
+        rows[j].append(i)
+    return tuple(np.array(sorted(r), dtype=np.int64) for r in rows)
+
+
+def _pairs(neighbours) -> list[tuple[int, int]]:
+    return sorted((i, int(j)) for i, row in enumerate(neighbours) for j in row if i < j)
+
+
 def test_conflicts_are_split_by_group_with_local_indices():
     keys = [(0,), (0, 4, "n"), (0,), (1, 4, "n"), (0, 4, "n"), (0,)]
     conflicts = {(0, 2), (1, 4), (0, 1), (2, 5), (3, 4)}
-    groups = group_conflicts(keys, conflicts)
+    groups = group_conflicts(keys, _neighbours(len(keys), conflicts))
     assert list(groups) == [(0,), (0, 4, "n"), (1, 4, "n")]
-    members, pairs = groups[(0,)]
-    assert members == [0, 2, 5] and sorted(pairs) == [(0, 1), (1, 2)]
-    members, pairs = groups[(0, 4, "n")]
-    assert members == [1, 4] and pairs == [(0, 1)]
-    assert groups[(1, 4, "n")] == ([3], [])
+    members, neighbours = groups[(0,)]
+    assert members == [0, 2, 5] and _pairs(neighbours) == [(0, 1), (1, 2)]
+    members, neighbours = groups[(0, 4, "n")]
+    assert members == [1, 4] and _pairs(neighbours) == [(0, 1)]
+    members, neighbours = groups[(1, 4, "n")]
+    assert members == [3] and _pairs(neighbours) == []
+    # every group's lists are sorted, symmetric and free of self-loops
+    for members, neighbours in groups.values():
+        assert len(neighbours) == len(members)
+        for i, row in enumerate(neighbours):
+            assert list(row) == sorted(set(row.tolist())) and i not in row
+            assert all(i in neighbours[j] for j in row)
+
+
+def test_one_group_keeps_the_graph():
+    graph = _neighbours(3, {(0, 1), (1, 2)})
+    ((members, neighbours),) = group_conflicts([(0,)] * 3, graph).values()
+    assert members == [0, 1, 2] and _pairs(neighbours) == [(0, 1), (1, 2)]
