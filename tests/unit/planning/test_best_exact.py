@@ -120,3 +120,27 @@ def test_exact_skips_the_search_on_huge_problems(monkeypatch):
     assert "skipped" in plan.stats and plan.stats["capacity_met"]
     assert plan.stats["nodes"] == 0
     assert not overlapping_pairs(problem, plan.offsets)
+
+
+@given(interval_problems(max_buffers=7, max_time=8, max_size=12))
+@settings(max_examples=80, deadline=None)
+def test_each_branching_mode_alone_is_complete(problem):
+    # fits_within interleaves both modes and usually finishes in the first; check
+    # each one on its own against the brute force.
+    import sys
+    import time
+
+    from memplan.planning.greedy import preorder_ranks as ranks
+
+    search_class = sys.modules["memplan.planning.exact"]._Search
+    optimum = brute_force_optimum(problem)
+    for tight in (False, True):
+        search = search_class(problem, ranks(problem, "WAT"))
+        search.cover_tight_sections = tight
+        found = search.run(optimum, 10**7, time.monotonic() + 5)
+        assert found.offsets is not None
+        assert not overlapping_pairs(problem, found.offsets)
+        assert int((found.offsets + problem.sizes).max(initial=0)) <= optimum
+        if optimum > 0:
+            refuted = search.run(optimum - 1, 10**7, time.monotonic() + 5)
+            assert refuted.proven_infeasible
