@@ -17,6 +17,10 @@ effects tied to their operands, frees, views, ops that read only metadata
 (`NoAddressCapture`: `memref.dim`). A returned or escaping buffer stays. Nothing here names an
 op: host and device are told apart by `StreamExecution`.
 
+A function that already takes host scratch reuses it (the runtime has one per
+context): new buffers go after the bytes its constant-offset views use, and the
+scratch grows; when those bytes are not known the function is left alone.
+
 This alone does not remove the host/device race of DESIGN.md section 2: a 32-element
 host-fed buffer stays in device memory. Docs: docs/design/materialize-host-scalars.md.
 """
@@ -29,6 +33,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -36,13 +41,19 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import ConstantLike
 
 from memplan.analysis.aliasing import static_bytes
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
 from memplan.dialects.hip import ContextType, GetHostScratchOp
 from memplan.interfaces import plannable_allocation
 from memplan.passes.base import MemplanPass
-from memplan.passes.common import RemarksUnderDebug, function_bodies, runtime_context
+from memplan.passes.common import (
+    RemarksUnderDebug,
+    function_bodies,
+    nested_ops,
+    runtime_context,
+)
 
 __all__ = ["ALIGNMENT", "MAX_ELEMENTS", "MaterializeHostScalars"]
 
@@ -79,10 +90,56 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
                 (root, ordering.info(root)) for root in plannable_roots(entry)
             ]
             candidates = [(r, i) for r, i in candidates if self._accept(r, i)]
-            if candidates:
-                self._materialize(context, candidates)
+            if not candidates:
+                continue
+            existing = nested_ops(function, GetHostScratchOp)
+            if not existing:
+                self._materialize(context, candidates, None)
+                changed = True
+                continue
+            # The runtime has one scratch buffer per context: a second one would be
+            # the same bytes, and offset 0 is taken.
+            reuse = self._reusable(function, context, existing)
+            if reuse is not None:
+                self._materialize(context, candidates, reuse)
                 changed = True
         return changed
+
+    def _reusable(
+        self, function: Operation, context: SSAValue, existing: list[GetHostScratchOp]
+    ) -> tuple[GetHostScratchOp, int, int] | None:
+        """The function's own scratch op, its constant size and the end of the bytes
+        its views use, when new buffers can go after them: one scratch, taken in the
+        entry block from `context` with a constant size, every use a `memref.view`
+        with a constant byte shift and a static size. None (and a remark) when not."""
+        why = None
+        if len(existing) > 1:
+            why = (
+                f"it takes host scratch {len(existing)} times; new buffers could overlap "
+                "the bytes of any of them"
+            )
+        elif existing[0].parent_block() is not context.owner:
+            why = "it takes host scratch inside a nested region, which new views could not use"
+        elif existing[0].ctx is not context:
+            why = "its host scratch comes from another context value than argument 0"
+        elif (size := _constant(existing[0].size)) is None:
+            why = "its host scratch has a size that is not a constant, so it cannot be grown"
+        if why is None:
+            scratch = existing[0]
+            end = 0
+            for use in scratch.result.uses:
+                extent = _view_extent(use.operation, scratch.result)
+                if extent is None:
+                    why = (
+                        f"'{use.operation.name}' uses its host scratch at bytes that are "
+                        "not constant; new buffers could overlap them"
+                    )
+                    break
+                end = max(end, extent)
+            else:
+                return scratch, size, end
+        self._remark(function, f"function left alone: {why}")
+        return None
 
     def _accept(self, root: SSAValue, info: BufferInfo) -> bool:
         """Whether `root` moves; a remark (under debug) for a host-fed one that does
@@ -119,17 +176,32 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         return None
 
     @staticmethod
-    def _materialize(context: SSAValue, candidates: list[tuple[SSAValue, BufferInfo]]) -> None:
+    def _materialize(
+        context: SSAValue,
+        candidates: list[tuple[SSAValue, BufferInfo]],
+        reuse: tuple[GetHostScratchOp, int, int] | None,
+    ) -> None:
+        """View each candidate into the scratch: a new one at the top of the entry
+        block, or the existing one (moved there, grown to hold the new buffers after
+        the bytes its views already use)."""
         offsets: list[int] = []
-        end = 0
+        end = _align(reuse[2]) if reuse is not None else 0
         for root, _ in candidates:
             offsets.append(end)
             end = _align(end + static_bytes(root.type))
         entry = context.owner
-        total = arith.ConstantOp.from_int_and_width(end, IndexType())
-        scratch = GetHostScratchOp(context, total)
+        total = arith.ConstantOp.from_int_and_width(
+            end if reuse is None else max(end, reuse[1]), IndexType()
+        )
         total.result.name_hint = "host_scratch_size"
-        scratch.result.name_hint = "host_scratch"
+        if reuse is None:
+            scratch = GetHostScratchOp(context, total)
+            scratch.result.name_hint = "host_scratch"
+        else:
+            # Moved to the top, so that it comes before every new view.
+            scratch = reuse[0]
+            scratch.detach()
+            scratch.operands = [context, total.result]
         Rewriter.insert_op([total, scratch], InsertPoint.at_start(entry))
         for (root, info), offset in zip(candidates, offsets):
             op = root.owner
@@ -142,3 +214,22 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             Rewriter.erase_op(op)
             for free, _ in info.frees:
                 Rewriter.erase_op(free)
+
+
+def _constant(value: SSAValue) -> int | None:
+    """The integer a constant-like op (`ConstantLike`) gives `value`, else None."""
+    attribute = ConstantLike.get_constant_value(value)
+    return attribute.value.data if isinstance(attribute, IntegerAttr) else None
+
+
+def _view_extent(user: Operation, scratch: SSAValue) -> int | None:
+    """The end of the bytes a view of the scratch spans, when `user` is a
+    `memref.view` of it (what this pass makes) at a constant byte shift with a
+    static size; None for any other use."""
+    if not isinstance(user, memref.ViewOp) or user.source is not scratch:
+        return None
+    shift = _constant(user.byte_shift)
+    size = static_bytes(user.results[0].type)
+    if shift is None or size is None or shift < 0:
+        return None
+    return shift + size

@@ -180,3 +180,104 @@ func.func @nothing_host_fed(%ctx: !hip.context, %in: memref<4xi32>, %o: memref<4
   hip.relu(%ctx) ins(%a : memref<4xi32>) outs(%o : memref<4xi32>)
   return
 }
+
+// -----
+
+// The function already takes host scratch (an earlier run, or hip-ep's own pass):
+// the runtime has one scratch per context, so a second get_host_scratch would hand
+// back the same bytes. The existing one is reused: moved to the top and grown, the
+// new buffer placed after the bytes its views use (8 + 16, aligned: 64).
+// CHECK-LABEL: func.func @reuses_existing_scratch
+// CHECK-NEXT:    %[[SIZE:.+]] = arith.constant 128 : index
+// CHECK-NEXT:    %[[SCRATCH:.+]] = hip.get_host_scratch(%{{.+}}, %[[SIZE]]) : memref<?xi8>
+// CHECK-NEXT:    arith.constant 0 : index
+// CHECK-NEXT:    %[[OFF_A:.+]] = arith.constant 64 : index
+// CHECK-NEXT:    %[[A:.+]] = memref.view %[[SCRATCH]][%[[OFF_A]]][] : memref<?xi8> to memref<1xi64>
+// CHECK-NOT:     hip.get_host_scratch
+// CHECK:         %[[E:.+]] = memref.view %[[SCRATCH]][%{{.+}}][] : memref<?xi8> to memref<2xi64>
+// CHECK:         hip.cast(%{{.+}}) ins(%[[A]] : memref<1xi64>)
+// CHECK-NOT:     hip.get_host_scratch
+// CHECK:         return
+func.func @reuses_existing_scratch(%ctx: !hip.context, %x: i64, %ao: memref<1xf32>, %eo: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<1xi64>
+  memref.store %x, %a[%c0] : memref<1xi64>
+  %size = arith.constant 64 : index
+  %scratch = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
+  %c8 = arith.constant 8 : index
+  %e = memref.view %scratch[%c8][] : memref<?xi8> to memref<2xi64>
+  memref.store %x, %e[%c0] : memref<2xi64>
+  hip.cast(%ctx) ins(%e : memref<2xi64>) outs(%eo : memref<2xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  return
+}
+
+// -----
+
+// An existing scratch whose used bytes are not known (a view at a runtime shift):
+// new buffers could overlap them, so the function is left alone.
+// CHECK-LABEL: func.func @existing_scratch_at_a_runtime_offset
+// CHECK-NEXT:    arith.constant 0 : index
+// CHECK-NEXT:    memref.alloc() : memref<1xi64>
+// CHECK-COUNT-1: hip.get_host_scratch
+// CHECK-NOT:     hip.get_host_scratch
+// expected-remark @+1 {{function left alone: 'memref.view' uses its host scratch at bytes that are not constant; new buffers could overlap them}}
+func.func @existing_scratch_at_a_runtime_offset(%ctx: !hip.context, %x: i64, %off: index, %ao: memref<1xf32>, %eo: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<1xi64>
+  memref.store %x, %a[%c0] : memref<1xi64>
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  %size = arith.constant 256 : index
+  %scratch = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
+  %e = memref.view %scratch[%off][] : memref<?xi8> to memref<1xi64>
+  memref.store %x, %e[%c0] : memref<1xi64>
+  hip.cast(%ctx) ins(%e : memref<1xi64>) outs(%eo : memref<1xf32>)
+  return
+}
+
+// -----
+
+// An existing scratch of a runtime size cannot be grown to a known end.
+// CHECK-LABEL: func.func @existing_scratch_of_a_runtime_size
+// CHECK:         hip.get_host_scratch(%{{.+}}, %{{.+}}) : memref<?xi8>
+// CHECK-NOT:     hip.get_host_scratch
+// CHECK:         memref.alloc() : memref<1xi64>
+// CHECK-NOT:     hip.get_host_scratch
+// expected-remark @+1 {{function left alone: its host scratch has a size that is not a constant, so it cannot be grown}}
+func.func @existing_scratch_of_a_runtime_size(%ctx: !hip.context, %x: i64, %n: index, %ao: memref<1xf32>, %eo: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %scratch = hip.get_host_scratch(%ctx, %n) : memref<?xi8>
+  %e = memref.view %scratch[%c0][] : memref<?xi8> to memref<1xi64>
+  memref.store %x, %e[%c0] : memref<1xi64>
+  hip.cast(%ctx) ins(%e : memref<1xi64>) outs(%eo : memref<1xf32>)
+  %a = memref.alloc() : memref<1xi64>
+  memref.store %x, %a[%c0] : memref<1xi64>
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  return
+}
+
+// -----
+
+// Host scratch taken inside a branch counts too (the walk looks into regions); a
+// view of the entry block could not use it, so the function is left alone.
+// CHECK-LABEL: func.func @existing_scratch_in_a_branch
+// CHECK:         memref.alloc() : memref<1xi64>
+// CHECK:         scf.if
+// CHECK-NEXT:      arith.constant 64 : index
+// CHECK-NEXT:      hip.get_host_scratch
+// CHECK-NOT:     hip.get_host_scratch
+// expected-remark @+1 {{function left alone: it takes host scratch inside a nested region, which new views could not use}}
+func.func @existing_scratch_in_a_branch(%ctx: !hip.context, %x: i64, %p: i1, %ao: memref<1xf32>, %eo: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<1xi64>
+  memref.store %x, %a[%c0] : memref<1xi64>
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  scf.if %p {
+    %size = arith.constant 64 : index
+    %scratch = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
+    %e = memref.view %scratch[%c0][] : memref<?xi8> to memref<1xi64>
+    memref.store %x, %e[%c0] : memref<1xi64>
+    hip.cast(%ctx) ins(%e : memref<1xi64>) outs(%eo : memref<1xf32>)
+  }
+  return
+}
