@@ -281,10 +281,11 @@ def greedy(problem: Problem, order: str | Sequence[int] = "auto") -> Plan:
 
     ``order``:
 
-    - ``"auto"`` (default): the skyline construction, then, unless its pool is within
-      :data:`GOOD_ENOUGH` of the lower bound, best fit by size, keeping the smaller
-      pool (best fit alone above :data:`SKYLINE_MAX_INTERVAL_BUFFERS` interval buffers
-      or :data:`SKYLINE_MAX_BUFFERS` graph buffers);
+    - ``"auto"`` (default): the skyline construction then best fit by size (for
+      conflict graphs the other way round), the second only when the first is not
+      within :data:`GOOD_ENOUGH` of the lower bound, keeping the smaller pool (best
+      fit alone above :data:`SKYLINE_MAX_INTERVAL_BUFFERS` interval buffers or
+      :data:`SKYLINE_MAX_BUFFERS` graph buffers);
     - a name from :data:`ORDERS`: best fit in that order;
     - ``"skyline"`` or ``"skyline:WAT"`` (any of :data:`PREORDERS`): the construction;
     - a sequence of buffer indices: best fit in that order."""
@@ -293,10 +294,14 @@ def greedy(problem: Problem, order: str | Sequence[int] = "auto") -> Plan:
             limit = SKYLINE_MAX_INTERVAL_BUFFERS if problem.has_intervals else SKYLINE_MAX_BUFFERS
             if len(problem) > limit or not skyline_keys_fit(problem):
                 return greedy(problem, "size")
-            skyline = greedy(problem, "skyline")
-            if skyline.pool_size <= problem.lower_bound() * GOOD_ENOUGH:
-                return skyline
-            return min((skyline, greedy(problem, "size")), key=lambda plan: plan.pool_size)
+            # Intervals: the skyline first, since on large traces there is time for
+            # only one construction. Conflict graphs (from programs: small, few
+            # buffers live at once) keep best fit first, the TFLite/XLA behaviour.
+            first, second = ("skyline", "size") if problem.has_intervals else ("size", "skyline")
+            plan = greedy(problem, first)
+            if plan.pool_size <= problem.lower_bound() * GOOD_ENOUGH:
+                return plan
+            return min((plan, greedy(problem, second)), key=lambda other: other.pool_size)
         if order == "skyline" or order.startswith("skyline:"):
             preorder = order.partition(":")[2] or "TWA"
             offsets = skyline_offsets(problem, preorder)

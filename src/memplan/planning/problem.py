@@ -134,6 +134,43 @@ class Problem:
         problem._explicit_neighbours = arrays
         return problem
 
+    @classmethod
+    def from_neighbours(cls, buffers: Sequence[Buffer], neighbours: Sequence[np.ndarray]) -> "Problem":
+        """A conflict graph given as adjacency lists: for each buffer, the sorted
+        indices of the buffers it conflicts with, symmetric and without self-loops.
+
+        The lists are used as they are (no per-pair Python work, which matters for
+        graphs with millions of edges); their shape is checked with a few numpy
+        operations and a malformed graph raises :class:`PlanInputError`."""
+        problem = cls(buffers, conflicts=())
+        n = len(problem)
+        if len(neighbours) != n:
+            raise PlanInputError(f"{len(neighbours)} neighbour lists for {n} buffers")
+        rows = tuple(np.asarray(row, dtype=np.int64) for row in neighbours)
+        lengths = np.fromiter((row.size for row in rows), dtype=np.int64, count=n)
+        targets = np.concatenate(rows) if n else np.zeros(0, dtype=np.int64)
+        sources = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        if targets.size:
+            if targets.min() < 0 or targets.max() >= n:
+                raise PlanInputError(f"a neighbour list names a buffer index outside 0..{n - 1}")
+            if (targets == sources).any():
+                raise PlanInputError("a buffer is listed as its own neighbour")
+            starts = np.cumsum(lengths) - lengths
+            ordered = np.ones(targets.size, dtype=bool)
+            ordered[1:] = targets[1:] > targets[:-1]
+            ordered[starts[lengths > 0]] = True
+            if not ordered.all():
+                raise PlanInputError("neighbour lists must be sorted and free of repeats")
+            forward = np.lexsort((targets, sources))
+            backward = np.lexsort((sources, targets))
+            if not (
+                np.array_equal(sources[forward], targets[backward])
+                and np.array_equal(targets[forward], sources[backward])
+            ):
+                raise PlanInputError("neighbour lists must be symmetric")
+        problem._explicit_neighbours = rows
+        return problem
+
     def __len__(self) -> int:
         return len(self.buffers)
 

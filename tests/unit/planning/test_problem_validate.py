@@ -122,3 +122,30 @@ def test_validator_agrees_with_brute_force(problem, shape):
             validate_plan(problem, offsets)
     else:
         validate_plan(problem, offsets)
+
+
+def test_from_neighbours_takes_adjacency_lists_as_they_are():
+    buffers = [Buffer(x, 4) for x in "abc"]
+    problem = Problem.from_neighbours(buffers, [np.array([1]), np.array([0, 2]), np.array([1])])
+    assert [a.tolist() for a in problem.neighbours] == [[1], [0, 2], [1]]
+    assert problem.conflict_count() == 2
+    assert problem.lower_bound() == 8
+    validate_plan(problem, np.array([0, 4, 0]))
+    with pytest.raises(PlanValidationError):
+        validate_plan(problem, np.array([0, 0, 4]))
+
+
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        ([[1], [0]], "2 neighbour lists for 3 buffers"),
+        ([[1], [0], [5]], "outside"),
+        ([[0], [], []], "own neighbour"),
+        ([[2, 1], [0], [0]], "sorted"),
+        ([[1], [], []], "symmetric"),
+    ],
+)
+def test_from_neighbours_rejects_malformed_graphs(rows, message):
+    buffers = [Buffer(x, 4) for x in "abc"]
+    with pytest.raises(PlanInputError, match=message):
+        Problem.from_neighbours(buffers, [np.array(r, dtype=np.int64) for r in rows])
