@@ -24,10 +24,14 @@ compacted so that, taken in order of offset, each buffer rests on earlier ones.
   floors, so failed states are remembered (by hash) and cut on sight, across restarts.
 - Dynamic decomposition. Remaining buffers that no lifetime connects form independent
   parts, searched one by one; solved parts are remembered with their offsets.
+- Tight sections. A clique with no slack whose lowest floor is the current one must
+  have a buffer start exactly there; placements at one height commute, so branching
+  on the earliest such clique's candidates alone loses nothing.
 - Candidate order and restarts. Ties follow a static preorder (MiniMalloc's "WAT",
   "TAW", "TWA": lifetime width, area, bytes of the busiest moment). Runs cycle through
   them and then through randomly perturbed copies, under a node budget growing 30% a
-  run, so one bad early choice does not use up the time.
+  run, so one bad early choice does not use up the time; two such sequences, with and
+  without the tight-section rule, are interleaved.
 
 Everything per node is a handful of numpy operations over the remaining buffers and
 the clique membership arrays (a few thousand entries on the challenging instances).
