@@ -64,7 +64,7 @@ class _Slot:
     alignment: int
     timing: Timing
     last: int
-    """`timing.last`, kept for the quick test in `_find`."""
+    """`timing.last`: what orders it among busy slots under the ordering rules."""
     last_use: int
     frees: tuple[tuple[Operation, int], ...]
     """The frees of the occupant whose frees free the root; the others are erased."""
