@@ -105,37 +105,6 @@ class Problem:
 
     @classmethod
     def from_neighbours(cls, buffers: Sequence[Buffer], neighbours: Sequence[np.ndarray]) -> "Problem":
-        """The conflict-graph form from adjacency the caller has already built:
-        ``neighbours[i]`` holds the indices of the buffers that conflict with buffer
-        ``i``, sorted, without ``i`` itself, and the relation is symmetric.
-
-        For callers holding millions of pairs as arrays (pool-allocs builds its
-        graph once with numpy): the pair form would rebuild the same lists one pair
-        at a time. Ranges, self-loops and sortedness are checked in bulk; symmetry
-        is the caller's promise."""
-        n = len(buffers)
-        if len(neighbours) != n:
-            raise PlanInputError(f"{len(neighbours)} neighbour lists for {n} buffers")
-        arrays = tuple(np.asarray(a, dtype=np.int64) for a in neighbours)
-        if any(a.ndim != 1 for a in arrays):
-            raise PlanInputError("each neighbour list must be one-dimensional")
-        lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=n)
-        flat = np.concatenate(arrays) if n else np.empty(0, dtype=np.int64)
-        if flat.size:
-            rows = np.repeat(np.arange(n, dtype=np.int64), lengths)
-            if flat.min() < 0 or flat.max() >= n:
-                raise PlanInputError(f"a neighbour names a buffer index outside 0..{n - 1}")
-            if np.any(flat == rows):
-                raise PlanInputError("a buffer is listed as its own neighbour")
-            same_row = rows[1:] == rows[:-1]
-            if np.any(same_row & (flat[1:] <= flat[:-1])):
-                raise PlanInputError("neighbour lists must be sorted and free of duplicates")
-        problem = cls(buffers, conflicts=())
-        problem._explicit_neighbours = arrays
-        return problem
-
-    @classmethod
-    def from_neighbours(cls, buffers: Sequence[Buffer], neighbours: Sequence[np.ndarray]) -> "Problem":
         """A conflict graph given as adjacency lists: for each buffer, the sorted
         indices of the buffers it conflicts with, symmetric and without self-loops.
 
