@@ -51,8 +51,7 @@ class AsmResultNames(OpTrait, ABC):
     `MlirPrinter` for results that carry no name hint."""
 
     @abstractmethod
-    def result_names(self, op: Operation) -> Sequence[str | None]:
-        raise NotImplementedError
+    def result_names(self, op: Operation) -> Sequence[str | None]: ...
 
 
 @dataclass(frozen=True)
