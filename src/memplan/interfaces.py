@@ -171,7 +171,8 @@ class StreamSynchronization(OpTrait):
         return op.operands[self.stream_index]
 
 
-_ALL_STREAMS = object()
+ALL_STREAMS = object()
+"""What an op that waits for every stream synchronizes (see `synchronized_stream`)."""
 
 
 def synchronized_stream(op: Operation) -> SSAValue | object | None:
@@ -181,10 +182,7 @@ def synchronized_stream(op: Operation) -> SSAValue | object | None:
     if trait is None:
         return None
     stream = trait.stream(op)
-    return _ALL_STREAMS if stream is None else stream
-
-
-ALL_STREAMS = _ALL_STREAMS
+    return ALL_STREAMS if stream is None else stream
 
 
 def _no_alignment(op: Operation) -> int | None:

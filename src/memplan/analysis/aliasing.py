@@ -58,11 +58,14 @@ def view_of(op: Operation) -> tuple[SSAValue, int] | None:
 
 
 def root_of(value: SSAValue) -> SSAValue:
-    """The buffer `value` names: its chain of views followed back to the start."""
-    while isinstance(value, OpResult) and value.index == 0:
+    """The buffer `value` names: its chain of views followed back to the start (a
+    cycle, possible only in unreachable code, ends the walk where it closes)."""
+    seen: set[SSAValue] = set()
+    while isinstance(value, OpResult) and value.index == 0 and value not in seen:
         view = view_of(value.op)
         if view is None:
             break
+        seen.add(value)
         value = view[0]
     return value
 

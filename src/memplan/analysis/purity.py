@@ -34,12 +34,12 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 
+from memplan.analysis.aliasing import root_of
 from memplan.interfaces import (
     EffectInstance,
     MemoryEffectKind,
     get_interface,
     memory_effects,
-    view_source,
 )
 
 __all__ = [
@@ -116,21 +116,8 @@ def resource_of(effect: EffectInstance) -> Resource:
         return EVERYTHING
     if isinstance(target, SymbolRefAttr):
         return target
-    root = _root(target)
+    root = root_of(target)
     return root if _allocates(root) else ANY_BUFFER
-
-
-def _root(value: SSAValue) -> SSAValue:
-    """The start of `value`'s chain of views (a cycle, possible only in unreachable
-    code, ends the walk where it closes)."""
-    seen: set[SSAValue] = set()
-    while isinstance(value, OpResult) and value.index == 0 and value not in seen:
-        source = view_source(value.op)
-        if source is None:
-            break
-        seen.add(value)
-        value = source
-    return value
 
 
 class EffectClass(Enum):
