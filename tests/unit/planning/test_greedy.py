@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 
 from memplan.planning import ORDERS, Buffer, Problem, buffer_order, greedy
-from memplan.planning.greedy import peak_live_bytes
+from memplan.planning.greedy import AUTO_INTERVAL_CHAIN, GOOD_ENOUGH, peak_live_bytes, second_pass_order
 
 from planning_cases import graph_problems, interval_problems, overlapping_pairs
 
@@ -139,3 +139,42 @@ def test_huge_sizes_fall_back_to_best_fit():
     assert plan.offsets.tolist() in ([0, 2**61], [2**61, 0])
     with pytest.raises(ValueError, match="too large"):
         greedy(problem, "skyline")
+
+
+def test_second_pass_puts_the_buffers_above_the_bound_first():
+    # By size (d, e, a, b, c): d [0,5), e [0,4), a on e [4,7), b on d and a [7,10),
+    # c [0,3): pool 10 against LB 8 (b and d at time 4). Only b ends above 8; placed
+    # first it takes [0,3), d sits on it [3,8) and the rest fits: pool 8.
+    problem = Problem.from_intervals(
+        [Buffer("a", 3, 0, 3), Buffer("b", 3, 2, 5), Buffer("c", 3, 3, 4), Buffer("d", 5, 4, 6), Buffer("e", 4, 1, 2)]
+    )
+    first = greedy(problem, "size")
+    assert first.offsets.tolist() == [4, 7, 0, 0, 0] and problem.lower_bound() == 8
+    order = buffer_order(problem, "size")
+    assert order.tolist() == [3, 4, 0, 1, 2]
+    assert second_pass_order(problem, order, first.offsets).tolist() == [1, 3, 4, 0, 2]
+    second = greedy(problem, "size+")
+    assert second.strategy == "greedy:size+"
+    assert second.offsets.tolist() == [4, 0, 3, 3, 0]
+    assert second.pool_size == 8
+
+
+@given(interval_problems(aligned=True))
+@settings(max_examples=80, deadline=None)
+def test_second_pass_is_valid_and_never_worse(problem):
+    for order in ("size", "breadth"):
+        plan = greedy(problem, order + "+")
+        assert not overlapping_pairs(problem, plan.offsets)
+        assert np.all(plan.offsets % problem.alignments == 0)
+        assert plan.pool_size <= greedy(problem, order).pool_size
+
+
+@given(interval_problems(max_buffers=20, max_size=64))
+@settings(max_examples=80, deadline=None)
+def test_auto_walks_its_chain_until_good_enough(problem):
+    plan = greedy(problem)
+    assert not overlapping_pairs(problem, plan.offsets)
+    pools = [greedy(problem, name).pool_size for name in AUTO_INTERVAL_CHAIN]
+    assert plan.pool_size <= pools[0]
+    if plan.pool_size > problem.lower_bound() * GOOD_ENOUGH:
+        assert plan.pool_size == min(pools)
