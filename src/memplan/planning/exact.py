@@ -66,6 +66,28 @@ class _OutOfNodes(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class Failure:
+    """Buffers that cannot all be placed once each one's floor is at least its
+    ``required`` height: a smaller problem of its own, infeasible. Raising floors or
+    adding buffers keeps it infeasible, so it stays true deeper in the tree, and a
+    node whose child failed for a reason the child's placement did not supply fails
+    for the same reason (the search jumps back over it)."""
+
+    members: np.ndarray
+    required: np.ndarray
+
+    @staticmethod
+    def union(pieces: list["Failure"]) -> "Failure":
+        """All the pieces at once: each member at the highest height any piece needs."""
+        members = np.concatenate([piece.members for piece in pieces])
+        required = np.concatenate([piece.required for piece in pieces])
+        order = np.lexsort((required, members))
+        members, required = members[order], required[order]
+        last = np.append(members[1:] != members[:-1], True)
+        return Failure(members[last], required[last])
+
+
 @dataclass
 class SearchResult:
     """What one decision search found out about a capacity."""
@@ -88,9 +110,11 @@ class _Search:
         # Branching on a tight section's candidates only is complete either way; it
         # helps on some instances and hurts on others, so restarts use both.
         self.cover_tight_sections = True
-        self.tight_cliques_examined = 1
+        # Offsets in a compacted plan are sums of sizes, so a buffer that may not sit
+        # at its floor sits at least this much higher (without alignment).
+        self.unit = int(np.gcd.reduce(problem.sizes[problem.sizes > 0])) if (problem.sizes > 0).any() else 1
         self.capacity = -1
-        self.failed_states: set[int] = set()
+        self.failed_states: dict[int, np.ndarray] = {}
         self.solved_parts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         # Without alignment the search never looks at the last offset, so parts of the
         # problem that no lifetime connects are independent (see _solve_parts).
@@ -125,8 +149,8 @@ class _Search:
     def run(self, capacity: int, node_budget: int, deadline: float) -> SearchResult:
         n = len(self.problem)
         if capacity != self.capacity:
-            # Failed states stay failed at the same capacity and below (the restarts
-            # over preorders share them); a larger capacity starts afresh.
+            # Failures stay failures at the same capacity and below (the restarts over
+            # preorders share them); a larger capacity starts afresh.
             if capacity > self.capacity:
                 self.failed_states.clear()
             self.solved_parts.clear()
@@ -146,19 +170,24 @@ class _Search:
         for index in np.flatnonzero(~self.remaining).tolist():  # empty buffers: offset 0, no bytes
             self._leave_cliques(index)
         self.banned_at = np.full(n, _UNBANNED, dtype=np.int64)  # by kind
+        self.ban_reason: dict[int, Failure] = {}  # by kind: why the ban holds
         self.masked_offsets = np.full(n, _HIDDEN, dtype=np.int64)
         self.position = np.full(n, -1, dtype=np.int64)  # scratch: index within `remaining`
+        self.candidate_mask = np.zeros(n, dtype=bool)  # scratch: candidates by buffer
+        self.needed_height = np.full(n, -1, dtype=np.int64)  # scratch: heights a failure needs
         for index in np.flatnonzero(self.remaining & (self.remaining_degree == 0)).tolist():
             if self.sizes[index] > capacity:
                 return SearchResult(None, True, 0)
             self.remaining[index] = False
             self._leave_cliques(index)
+        # Unlike `remaining`, which hides the parts of a decomposed node not being
+        # searched, `unplaced` is every buffer without an offset yet.
+        self.unplaced = self.remaining.copy()
         try:
-            found = self._search(0)
-        except _OutOfTime:
+            failure = self._search(0)
+        except (_OutOfTime, _OutOfNodes):
             return SearchResult(None, False, self.nodes)
-        except _OutOfNodes:
-            return SearchResult(None, False, self.nodes)
+        found = failure is None
         return SearchResult(self.offsets.copy() if found else None, not found, self.nodes)
 
     def _leave_cliques(self, index: int) -> None:
@@ -171,149 +200,250 @@ class _Search:
         self.clique_total[mine] += self.sizes[index]
         self.clique_count[mine] += 1
 
-    def _search(self, last_offset: int) -> bool:
+    def _count_node(self) -> None:
         self.nodes += 1
         if self.nodes & 255 == 0:
             if time.monotonic() > self.deadline:
                 raise _OutOfTime
             if self.nodes > self.node_budget:
                 raise _OutOfNodes
+
+    # A search that fails returns a Failure. Each rule that cuts a node says which
+    # buffers it looked at and how low their floors could be for the same cut (as low
+    # as possible: the lower, the further back the search can jump). Offsets of a
+    # compacted plan are multiples of the unit, so the heights are rounded up to it.
+    # The whole unplaced set at its floors is always a correct (if useless) failure.
+
+    def _search(self, last_offset: int) -> Failure | None:
+        """Place every remaining buffer; None on success, else a failure."""
+        self._count_node()
         remaining = np.flatnonzero(self.remaining)
         if remaining.size == 0:
-            return True
+            return None
         # The future of a node depends only on which buffers remain and their floors
-        # (and the last offset, which only matters with alignment): a state that
-        # already failed fails again, however it was reached.
+        # (and the last offset, which only matters with alignment): a failure found
+        # from this state holds again, however the state was reached.
         floors = self.floor[remaining]
         state = self._state(remaining, last_offset)
-        if state in self.failed_states:
-            return False
-        if self._expand(remaining, floors, last_offset):
-            return True
-        if len(self.failed_states) < _MAX_REMEMBERED_STATES:
-            self.failed_states.add(state)
-        return False
+        known = self.failed_states.get(state)
+        if known is not None:
+            return known
+        failure = self._expand(remaining, floors, last_offset)
+        if (
+            failure is not None
+            and len(self.failed_states) < _MAX_REMEMBERED_STATES
+            and self.remaining[failure.members].all()  # true of this state, not of hidden parts
+        ):
+            self.failed_states[state] = failure
+        return failure
 
-    def _expand(self, remaining: np.ndarray, floors: np.ndarray, last_offset: int) -> bool:
+    def _whole_failure(self) -> Failure:
+        members = np.flatnonzero(self.unplaced)
+        return Failure(members, self.floor[members])
+
+    def _round_up(self, height: int) -> int:
+        return -(-height // self.unit) * self.unit
+
+    def _failure(self, members: np.ndarray, required: np.ndarray, *, exact_reasons: bool = False) -> Failure:
+        """A failure of ``members`` at ``required`` heights, where a member banned at
+        its floor (and needed at it) brings the failure that justified the ban: the
+        ban is only true of a problem that includes those buffers. With
+        ``exact_reasons`` those buffers are taken at their current floors (a rule
+        whose argument needs every buffer at the lowest floor in sight)."""
+        floors = self.floor[members]
+        banned = members[(self.banned_at[self.kind[members]] == floors) & (required <= floors)]
+        if banned.size == 0:
+            return Failure(members, required)
+        pieces = [Failure(members, required)]
+        for kind in np.unique(self.kind[banned]).tolist():
+            reason = self.ban_reason.get(kind)
+            if reason is None or not self.unplaced[reason.members].all():
+                return self._whole_failure()
+            if exact_reasons:
+                reason = Failure(reason.members, self.floor[reason.members])
+            pieces.append(reason)
+        return Failure.union(pieces)
+
+    def _expand(self, remaining: np.ndarray, floors: np.ndarray, last_offset: int) -> np.ndarray | None:
+        if self.aligned:
+            return self._expand_aligned(remaining, floors, last_offset)
+        return self._expand_lowest_floor(remaining, floors)
+
+    def _section_need(self, remaining: np.ndarray, floors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Section inference: each clique's remaining bytes stack above its lowest
+        floor. Returns each clique's lowest floor and the height its bytes reach (0 for
+        cliques with fewer than two remaining buffers: the per-buffer check covers them)."""
+        masked = self.masked_offsets
+        masked[remaining] = floors
+        lowest = np.minimum.reduceat(masked[self.clique_members], self.clique_starts)
+        masked[remaining] = _HIDDEN
+        need = np.where((self.clique_count >= 2) & (lowest < _HIDDEN), lowest + self.clique_total, 0)
+        return lowest, need
+
+    def _clique_remaining(self, k: int) -> np.ndarray:
+        start = int(self.clique_starts[k])
+        members = self.clique_members[start : start + int(self.clique_count0[k])]
+        return members[self.remaining[members]]
+
+    def _expand_lowest_floor(self, remaining: np.ndarray, floors: np.ndarray) -> np.ndarray | None:
+        """Two-way branching at the lowest floor: place one candidate there, or ban it
+        there and look at the node again. A buffer banned at its floor sits at least a
+        unit (the gcd of the sizes) higher, so the inference after each ban sees the
+        sections it leaves short: a section with no slack fails as soon as every
+        candidate that could cover its lowest point has failed there."""
         capacity = self.capacity
         sizes = self.sizes[remaining]
-        if self.aligned:
-            floors = align_up(floors, self.alignments[remaining])
+        kinds = self.kind[remaining]
+        lowest_floor = int(floors.min())
+        at_lowest = floors == lowest_floor
+        saved_bans: list[tuple[int, int, Failure | None]] = []
+        try:
+            first = True
+            while True:
+                banned = self.banned_at[kinds] == floors
+                any_banned = bool(banned.any())
+                effective = floors + self.unit * banned if any_banned else floors
+                if not first:
+                    self._count_node()
+                over = np.flatnonzero(effective + sizes > capacity)
+                if over.size:
+                    k = int(over[0])
+                    required = min(int(floors[k]), self._round_up(capacity - int(sizes[k]) + 1))
+                    return self._failure(remaining[k : k + 1], np.array([required], dtype=np.int64))
+                lowest = need = None
+                if self.clique_members.size:
+                    lowest, need = self._section_need(remaining, effective)
+                    k = int(need.argmax())
+                    if need[k] > capacity:
+                        # Fails while every member sits at or above this height.
+                        members = self._clique_remaining(k)
+                        height = self._round_up(capacity - int(self.clique_total[k]) + 1)
+                        return self._failure(members, np.minimum(self.floor[members], height))
+                if any_banned:
+                    stuck = self._stuck_failure(remaining, floors, banned)
+                    if stuck is not None:
+                        return stuck
+                if first and self.decompose and remaining.size > 2:
+                    parts = self._independent_parts(remaining)
+                    if parts is not None:
+                        return self._solve_parts(parts, 0)
+                first = False
+                viable = at_lowest & ~banned
+                if not viable.any():
+                    members = remaining[at_lowest]
+                    return self._failure(members, self.floor[members], exact_reasons=True)
+                k = self._choose(remaining, viable, lowest, need, lowest_floor)
+                index = int(remaining[k])
+                failure, before = self._place_and_search(index, lowest_floor)
+                if failure is None:
+                    return None
+                if before is None:
+                    return failure  # true without this placement: jump back over the node
+                kind = int(kinds[k])
+                saved_bans.append((kind, int(self.banned_at[kind]), self.ban_reason.get(kind)))
+                self.banned_at[kind] = lowest_floor
+                self.ban_reason[kind] = Failure.union([before, Failure(np.array([index]), np.array([lowest_floor]))])
+        finally:
+            for kind, previous, reason in reversed(saved_bans):
+                self.banned_at[kind] = previous
+                if reason is None:
+                    self.ban_reason.pop(kind, None)
+                else:
+                    self.ban_reason[kind] = reason
+
+    def _choose(
+        self, remaining: np.ndarray, viable: np.ndarray, lowest: np.ndarray | None, need: np.ndarray | None, floor: int
+    ) -> int:
+        """Which viable buffer to try next (a position in ``remaining``). By default the
+        first in the preorder. With ``cover_tight_sections``, first a buffer of a section
+        with no slack whose lowest point is at this floor: such a section needs one of
+        its few candidates there, so trying them first fails fast (the section with
+        the fewest candidates is taken)."""
+        choices = np.flatnonzero(viable)
+        if self.cover_tight_sections and lowest is not None and choices.size > 1:
+            tight = np.flatnonzero((need == self.capacity) & (lowest == floor))
+            if tight.size:
+                candidate_mask = self.candidate_mask
+                candidate_mask[remaining[choices]] = True
+                counts = np.add.reduceat(candidate_mask[self.clique_members], self.clique_starts)
+                candidate_mask[remaining[choices]] = False
+                k = int(tight[np.argmin(counts[tight])])
+                start = int(self.clique_starts[k])
+                members = self.clique_members[start : start + int(self.clique_count0[k])]
+                self.position[remaining] = np.arange(remaining.size)
+                places = self.position[members]
+                self.position[remaining] = -1
+                places = places[places >= 0]
+                choices = places[viable[places]]
+        return int(choices[np.argmin(self.rank[remaining[choices]])])
+
+    def _expand_aligned(self, remaining: np.ndarray, floors: np.ndarray, last_offset: int) -> np.ndarray | None:
+        """Alignment can make covering the lowest point wasteful, so any buffer resting
+        at or above the last offset may come next, unless another one would fit
+        entirely below it (dominance). Failures here are the whole unplaced set."""
+        capacity = self.capacity
+        sizes = self.sizes[remaining]
+        floors = align_up(floors, self.alignments[remaining])
         if (floors + sizes).max() > capacity:
-            return False
-        # Section inference: each clique's remaining bytes stack above its lowest
-        # floor. Cliques with one remaining buffer are covered above.
+            return self._whole_failure()
         if self.clique_members.size:
-            masked = self.masked_offsets
-            masked[remaining] = floors
-            lowest = np.minimum.reduceat(masked[self.clique_members], self.clique_starts)
-            masked[remaining] = _HIDDEN
-            need = np.where((self.clique_count >= 2) & (lowest < _HIDDEN), lowest + self.clique_total, 0)
+            _, need = self._section_need(remaining, floors)
             if need.max() > capacity:
-                return False
-        if not self.aligned and not self._stuck_buffers_can_rise(remaining, floors):
-            return False
-        if self.decompose and remaining.size > 2:
-            parts = self._independent_parts(remaining)
-            if parts is not None:
-                return self._solve_parts(parts, last_offset)
-        if not self.aligned:
-            # Only buffers resting on the lowest floor may come next: that point is
-            # covered now or never.
-            lowest_floor = int(floors.min())
-            viable = floors == lowest_floor
-            viable &= self.banned_at[self.kind[remaining]] != lowest_floor
-            if self.clique_members.size and self.cover_tight_sections:
-                viable = self._cover_tight_section(remaining, viable, lowest, need, lowest_floor)
-        else:
-            # Alignment can make covering the lowest point wasteful, so any buffer
-            # resting at or above the last offset may come next, unless another one
-            # would fit entirely below it (dominance).
-            tops = np.maximum(floors, last_offset) + sizes
-            viable = floors >= last_offset
-            if remaining.size > 1:
-                two = np.argpartition(tops, 1)[:2]
-                first, second = (two[0], two[1]) if tops[two[0]] <= tops[two[1]] else (two[1], two[0])
-                threshold = np.full(remaining.size, tops[first])
-                threshold[first] = tops[second]
-                viable &= floors < threshold
-            viable &= self.banned_at[self.kind[remaining]] != floors
+                return self._whole_failure()
+        tops = np.maximum(floors, last_offset) + sizes
+        viable = floors >= last_offset
+        if remaining.size > 1:
+            two = np.argpartition(tops, 1)[:2]
+            first, second = (two[0], two[1]) if tops[two[0]] <= tops[two[1]] else (two[1], two[0])
+            threshold = np.full(remaining.size, tops[first])
+            threshold[first] = tops[second]
+            viable &= floors < threshold
+        viable &= self.banned_at[self.kind[remaining]] != floors
         chosen = np.flatnonzero(viable)
-        if chosen.size == 0:
-            return False
-        offsets = floors
         if chosen.size > 1:
-            chosen = chosen[np.lexsort((self.rank[remaining[chosen]], offsets[chosen]))]
-        banned_here: list[tuple[int, int]] = []
+            chosen = chosen[np.lexsort((self.rank[remaining[chosen]], floors[chosen]))]
+        saved_bans: list[tuple[int, int]] = []
         try:
             for k in chosen.tolist():
                 index = int(remaining[k])
-                offset = int(offsets[k])
+                offset = int(floors[k])
                 kind = int(self.kind[index])
                 if self.banned_at[kind] == offset:
                     continue  # an identical buffer already failed at this offset
-                if self._place_and_search(index, offset):
-                    return True
-                banned_here.append((kind, int(self.banned_at[kind])))
+                failure, _ = self._place_and_search(index, offset)
+                if failure is None:
+                    return None
+                saved_bans.append((kind, int(self.banned_at[kind])))
                 self.banned_at[kind] = offset
         finally:
-            for kind, previous in reversed(banned_here):
+            for kind, previous in reversed(saved_bans):
                 self.banned_at[kind] = previous
-        return False
+        return self._whole_failure()
 
-    def _cover_tight_section(
-        self, remaining: np.ndarray, viable: np.ndarray, lowest: np.ndarray, need: np.ndarray, floor: int
-    ) -> np.ndarray:
-        """A clique with no slack whose lowest floor is the current one must have a
-        buffer start exactly there, or its bytes no longer fit; placements at one
-        height commute, so branching on that clique's candidates alone loses nothing.
-        Of such cliques the earliest is taken (MiniMalloc's canonical order by section)."""
-        tight = np.flatnonzero((need == self.capacity) & (lowest == floor))
-        if tight.size == 0:
-            return viable
-        position = self.position
-        position[remaining] = np.arange(remaining.size)
-        best_mask = None
-        best_count = remaining.size + 1
-        for k in tight[: self.tight_cliques_examined].tolist():
-            start = int(self.clique_starts[k])
-            members = self.clique_members[start : start + int(self.clique_count0[k])]
-            places = position[members]
-            places = places[places >= 0]
-            places = places[viable[places]]
-            if places.size < best_count:
-                best_count = places.size
-                best_mask = places
-                if best_count <= 1:
-                    break
-        position[remaining] = -1
-        restricted = np.zeros_like(viable)
-        restricted[best_mask] = True
-        return restricted
-
-    def _stuck_buffers_can_rise(self, remaining: np.ndarray, floors: np.ndarray) -> bool:
+    def _stuck_failure(self, remaining: np.ndarray, floors: np.ndarray, banned: np.ndarray) -> Failure | None:
         """Forward check for buffers banned at their own floor h (an earlier sibling
         placed them there and failed). Placements happen at the lowest floor, which
         cannot pass h while such a buffer waits at h, so it only moves once some
         neighbour is placed exactly at h: one must be able to get there (a floor below
         h, or at h and not banned there). Without this check the search discovers the
-        dead end only after filling every other place at that height."""
-        kinds = self.kind[remaining]
-        stuck = np.flatnonzero(self.banned_at[kinds] == floors)
-        if stuck.size == 0:
-            return True
-        remaining_mask = self.remaining
-        for k in stuck.tolist():
+        dead end only after filling every other place at that height. Returns the
+        failure (the stuck buffer and its neighbours) or None."""
+        unplaced = self.remaining
+        for k in np.flatnonzero(banned).tolist():
             height = floors[k]
             around = self.neighbours[int(remaining[k])]
-            around = around[remaining_mask[around]]
+            around = around[unplaced[around]]
             around_floors = self.floor[around]
             able = (around_floors < height) | (
                 (around_floors == height) & (self.banned_at[self.kind[around]] != height)
             )
             if not able.any():
-                return False
-        return True
+                # The stuck buffer at its floor, the neighbours at h (banned) or above.
+                required = np.minimum(around_floors, height + self.unit)
+                return self._failure(
+                    np.append(around, remaining[k]), np.append(required, height).astype(np.int64)
+                )
+        return None
 
     def _independent_parts(self, remaining: np.ndarray) -> list[np.ndarray] | None:
         """Split the remaining buffers into groups no lifetime connects, if any."""
@@ -325,12 +455,14 @@ class _Search:
             return None
         return np.split(remaining[by_lower], cuts + 1)
 
-    def _solve_parts(self, parts: list[np.ndarray], last_offset: int) -> bool:
+    def _solve_parts(self, parts: list[np.ndarray], last_offset: int) -> np.ndarray | None:
         """Dynamic decomposition: parts share no conflicts, so each is searched alone
         and a failing part fails the node without revisiting the others' choices."""
         states = [self._state(part, last_offset) for part in parts]
-        if any(state in self.failed_states for state in states):
-            return False
+        for state in states:
+            known = self.failed_states.get(state)
+            if known is not None:
+                return known
         everything = np.concatenate(parts)
         self.remaining[everything] = False
         try:
@@ -344,21 +476,25 @@ class _Search:
                     continue
                 self.remaining[part] = True
                 try:
-                    solved = self._search(last_offset)
+                    failure = self._search(last_offset)
                 finally:
                     self.remaining[part] = False
-                if not solved:
-                    return False
+                if failure is not None:
+                    return failure
                 if len(self.solved_parts) < _MAX_REMEMBERED_STATES:
                     self.solved_parts[state] = (part, self.offsets[part].copy())
-            return True
+            return None
         finally:
             self.remaining[everything] = True
 
     def _state(self, remaining: np.ndarray, last_offset: int) -> int:
         return hash((remaining.tobytes(), self.floor[remaining].tobytes(), last_offset if self.aligned else 0))
 
-    def _place_and_search(self, index: int, offset: int) -> bool:
+    def _place_and_search(self, index: int, offset: int) -> tuple[Failure | None, Failure | None]:
+        """Place ``index`` at ``offset`` (and the buffers that leaves hatless) and search
+        on. Returns the failure, if any, and, if the placement supplied a height the
+        failure needs, the failure as it stands before the placement (without those
+        heights). Otherwise the failure holds without the placement."""
         size = int(self.sizes[index])
         end = offset + size
         around = self.neighbours[index]
@@ -366,32 +502,51 @@ class _Search:
         self.floor[around] = np.maximum(saved_floor, end)
         self.offsets[index] = offset
         self.remaining[index] = False
+        self.unplaced[index] = False
         self.remaining_degree[around] -= 1
         self._leave_cliques(index)
         hatless = around[(self.remaining_degree[around] == 0) & self.remaining[around]]
         placed_hatless = []
-        fits = True
+        failure = None
         for other in hatless.tolist():
             floor = int(self.floor[other])
             alignment = int(self.alignments[other])
             if alignment > 1:
                 floor = -(-floor // alignment) * alignment
             if floor + int(self.sizes[other]) > self.capacity:
-                fits = False
+                failure = Failure(np.array([other], dtype=np.int64), np.array([self.floor[other]], dtype=np.int64))
                 break
             self.offsets[other] = floor
             self.remaining[other] = False
+            self.unplaced[other] = False
             self._leave_cliques(other)
             placed_hatless.append(other)
         try:
-            return fits and self._search(offset)
+            if failure is None:
+                failure = self._search(offset)
+                if failure is None:
+                    return None, None
+            if self.aligned:
+                return failure, self._whole_failure()
+            # Which of the failure's heights did this placement supply?
+            needed = self.needed_height
+            needed[failure.members] = failure.required
+            supplied = around[saved_floor < needed[around]]
+            needed[failure.members] = -1
+            if supplied.size == 0:
+                return failure, None
+            required = failure.required.copy()
+            required[np.isin(failure.members, supplied)] = 0
+            return failure, Failure(failure.members, required)
         finally:
             for other in placed_hatless:
                 self.remaining[other] = True
+                self.unplaced[other] = True
                 self._join_cliques(other)
             self._join_cliques(index)
             self.remaining_degree[around] += 1
             self.remaining[index] = True
+            self.unplaced[index] = True
             self.floor[around] = saved_floor
 
 
@@ -404,7 +559,7 @@ def fits_within(
     problem: Problem, capacity: int, time_limit: float, *, first_budget: int = 1000, seed: int = 0
 ) -> SearchResult:
     """Decision search with restarts in two interleaved lanes, one branching on
-    tight sections (see ``_cover_tight_section``) and one not. Each lane runs the three
+    tight sections first (see ``_choose``) and one not. Each lane runs the three
     :data:`PREORDERS`, then randomly perturbed versions of them, under a node budget
     that grows by 30% a run.
 
