@@ -143,6 +143,14 @@ class _Search:
             for member in clique.tolist():
                 memberships[member].append(k)
         self.cliques_of = [np.array(m, dtype=np.int64) for m in memberships]
+        # On interval problems every conflicting pair shares a clique (a moment both
+        # are live), so the lowest floor among a buffer's neighbours is the lowest
+        # among its cliques: one reduceat over the memberships (see _stuck_failure).
+        self.covering_cliques = problem.has_intervals and all(m for m in memberships if m)
+        flat = [k for m in memberships for k in (m or [0])]
+        self.membership_flat = np.array(flat, dtype=np.int64)
+        self.membership_starts = np.cumsum([0] + [max(len(m), 1) for m in memberships[:-1]]).astype(np.int64)
+        self.has_cliques = np.array([bool(m) for m in memberships], dtype=bool)
         self.clique_total0 = np.array([int(self.sizes[c].sum()) for c in cliques], dtype=np.int64)
         self.clique_count0 = np.array([c.size for c in cliques], dtype=np.int64)
 
@@ -320,7 +328,7 @@ class _Search:
                         height = self._round_up(capacity - int(self.clique_total[k]) + 1)
                         return self._failure(members, np.minimum(self.floor[members], height))
                 if any_banned:
-                    stuck = self._stuck_failure(remaining, floors, banned)
+                    stuck = self._stuck_failure(remaining, floors, banned, lowest)
                     if stuck is not None:
                         return stuck
                 if first and self.decompose and remaining.size > 2:
@@ -342,7 +350,9 @@ class _Search:
                 kind = int(kinds[k])
                 saved_bans.append((kind, int(self.banned_at[kind]), self.ban_reason.get(kind)))
                 self.banned_at[kind] = lowest_floor
-                self.ban_reason[kind] = Failure.union([before, Failure(np.array([index]), np.array([lowest_floor]))])
+                self.ban_reason[kind] = Failure(  # `index` is placed, so not among the members
+                    np.append(before.members, index), np.append(before.required, lowest_floor)
+                )
         finally:
             for kind, previous, reason in reversed(saved_bans):
                 self.banned_at[kind] = previous
@@ -420,16 +430,27 @@ class _Search:
                 self.banned_at[kind] = previous
         return self._whole_failure()
 
-    def _stuck_failure(self, remaining: np.ndarray, floors: np.ndarray, banned: np.ndarray) -> Failure | None:
+    def _stuck_failure(
+        self, remaining: np.ndarray, floors: np.ndarray, banned: np.ndarray, lowest: np.ndarray | None
+    ) -> Failure | None:
         """Forward check for buffers banned at their own floor h (an earlier sibling
         placed them there and failed). Placements happen at the lowest floor, which
         cannot pass h while such a buffer waits at h, so it only moves once some
         neighbour is placed exactly at h: one must be able to get there (a floor below
         h, or at h and not banned there). Without this check the search discovers the
         dead end only after filling every other place at that height. Returns the
-        failure (the stuck buffer and its neighbours) or None."""
+        failure (the stuck buffer and its neighbours) or None.
+
+        A neighbour can get to h exactly when its effective floor (a unit up if banned
+        at its floor) is at most h; the banned buffer's own is above h, so with cliques
+        that cover every conflict the test is one minimum over its cliques."""
+        suspects = np.flatnonzero(banned)
+        if self.covering_cliques and lowest is not None:
+            around_lowest = np.minimum.reduceat(lowest[self.membership_flat], self.membership_starts)
+            indices = remaining[suspects]
+            suspects = suspects[self.has_cliques[indices] & (around_lowest[indices] > floors[suspects])]
         unplaced = self.remaining
-        for k in np.flatnonzero(banned).tolist():
+        for k in suspects.tolist():
             height = floors[k]
             around = self.neighbours[int(remaining[k])]
             around = around[unplaced[around]]
@@ -532,12 +553,13 @@ class _Search:
             needed = self.needed_height
             needed[failure.members] = failure.required
             supplied = around[saved_floor < needed[around]]
-            needed[failure.members] = -1
             if supplied.size == 0:
+                needed[failure.members] = -1
                 return failure, None
-            required = failure.required.copy()
-            required[np.isin(failure.members, supplied)] = 0
-            return failure, Failure(failure.members, required)
+            needed[supplied] = 0
+            before = Failure(failure.members, needed[failure.members])
+            needed[failure.members] = -1
+            return failure, before
         finally:
             for other in placed_hatless:
                 self.remaining[other] = True
