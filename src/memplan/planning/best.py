@@ -108,9 +108,10 @@ def _order_search(
     current = score(offsets)
     rounds = improvements = replanned = 0
     while current[0] > goal:
-        # Replanning from position ``lowest`` on is what the time left allows (with a
-        # margin: buffers late in the order tend to have more conflicts).
-        lowest = n - int((deadline - time.monotonic()) / (1.5 * seconds_per_buffer))
+        # Replanning from position ``lowest`` on is what the time left allows, with a
+        # margin: late in the order more conflicting buffers are placed, and a
+        # buffer costs up to twice the average of a full pass (S_1: 70-190 us).
+        lowest = n - int((deadline - time.monotonic()) / (2 * seconds_per_buffer))
         position = np.empty(n, dtype=np.int64)
         position[order] = np.arange(n)
         ends = offsets + sizes

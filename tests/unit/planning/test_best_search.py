@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from memplan.planning import Buffer, Problem, best, greedy
 
-from planning_cases import interval_problems, overlapping_pairs
+from planning_cases import graph_problems, interval_problems, overlapping_pairs
 
 best_module = sys.modules["memplan.planning.best"]
 
@@ -75,3 +75,15 @@ def test_order_search_keeps_plans_valid_and_never_worse(problem, seed):
     assert not overlapping_pairs(problem, result.offsets)
     assert np.all(result.offsets % problem.alignments == 0)
     assert result.pool == int((result.offsets + problem.sizes).max(initial=0)) <= pool
+
+
+@given(graph_problems(), st.integers(min_value=0, max_value=5))
+@settings(max_examples=40, deadline=None)
+def test_order_search_on_conflict_graphs(problem, seed):
+    assume(len(problem) > 1)
+    start = stacked(problem)
+    result = best_module._order_search(
+        problem, start, problem.lower_bound(), time.monotonic() + 0.05, np.random.default_rng(seed), 1e-6
+    )
+    assert not overlapping_pairs(problem, result.offsets)
+    assert result.pool <= int((start + problem.sizes).max())
