@@ -1,8 +1,10 @@
 """Offset planning independent of the IR: buffers, conflicts, strategies, checks.
 
-``greedy`` (best fit by size, fast on traces of tens of thousands of buffers, plus a
-bottom-up skyline construction on small problems),
-``best`` (several orders and local improvement under a time budget) and ``exact``
+``greedy`` (a bottom-up skyline construction, then best fit by breadth with a second
+pass and by size while the pool is more than 0.5% above the bound; fast on traces of
+tens of thousands of buffers),
+``best`` (a second pass, other orders and a local search over best-fit orders under a
+time budget) and ``exact``
 (MiniMalloc-style branch and bound) all return a validated :class:`Plan`.
 """
 
