@@ -163,6 +163,9 @@ def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
     if problem.has_intervals:
         _, first, last = problem.time_slots
         index_by_time = _stabbing_index(problem)
+        # The last slot of each buffer still to place, -1 once placed: one gather
+        # tells both whether a buffer is waiting and whether it is live at a start.
+        waiting_last = np.where(sizes > 0, last, -1)
     else:
         neighbours = problem.neighbours
     for _ in range(int((sizes > 0).sum())):
@@ -175,15 +178,19 @@ def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
         key[index] = done
         if problem.has_intervals:
             start = int(first[index])
+            waiting_last[index] = -1
             around = index_by_time.hits(start, int(last[index]))
-            around = around[(last[around] > start) & (key[around] != done)]
+            around = around[waiting_last[around] > start]
         else:
             around = neighbours[index]
             around = around[key[around] != done]
-        raised = np.maximum(floor[around], end)
-        floor[around] = raised
-        key[around] = raised * scale + rank[around]
+        around = around[floor[around] < end]
+        floor[around] = end
+        key[around] = end * scale + rank[around]
     return offsets
+
+
+_NO_ROOM = np.iinfo(np.int64).max
 
 
 def _best_gap(offsets: np.ndarray, ends: np.ndarray, size: int, alignment: int) -> int:
@@ -204,9 +211,10 @@ def _best_gap(offsets: np.ndarray, ends: np.ndarray, size: int, alignment: int) 
     if alignment > 1:
         gap_starts = align_up(gap_starts, alignment)
     room = starts - gap_starts
-    fitting = np.flatnonzero(room >= size)
-    if fitting.size:
-        return int(gap_starts[fitting[np.argmin(room[fitting])]])
+    room[room < size] = _NO_ROOM
+    smallest = int(room.argmin())
+    if room[smallest] != _NO_ROOM:
+        return int(gap_starts[smallest])
     return int(align_up(top, alignment)) if alignment > 1 else top
 
 
@@ -299,11 +307,16 @@ def place_in_order(
         index = _stabbing_index(problem)
         first_list = first.tolist()
         last_list = last.tolist()
+        # The last slot of each placed buffer, -1 for the others: one gather tells
+        # both whether a buffer is placed and whether it is still live at ``a``.
+        placed_last = np.where(placed, last, -1)
 
         def conflicting(buffer: int) -> np.ndarray:
             a = first_list[buffer]
             near = index.hits(a, last_list[buffer])
-            return near[placed[near] & (last[near] > a)]
+            near = near[placed_last[near] > a]
+            placed_last[buffer] = last_list[buffer]  # placed by the caller next
+            return near
 
     else:
         neighbours = problem.neighbours
