@@ -55,6 +55,8 @@ _UNBANNED = -1
 _MAX_REMEMBERED_STATES = 3_000_000
 #: Above this many conflicting pairs exact returns the best known plan unsearched.
 MAX_SEARCH_CONFLICTS = 2_000_000
+#: Failures remembered per (buffer, offset) placement, the most recent kept.
+_FAILURES_PER_PLACEMENT = 4
 _HIDDEN = np.iinfo(np.int64).max // 4  # offset given to buffers outside the current part
 
 
@@ -114,7 +116,10 @@ class _Search:
         # at its floor sits at least this much higher (without alignment).
         self.unit = int(np.gcd.reduce(problem.sizes[problem.sizes > 0])) if (problem.sizes > 0).any() else 1
         self.capacity = -1
-        self.failed_states: dict[int, np.ndarray] = {}
+        self.failed_states: dict[int, Failure] = {}
+        # Why placing a buffer at an offset failed: (buffer, offset) -> failures
+        # without the heights the placement supplied.
+        self.placement_failures: dict[tuple[int, int], list[Failure]] = {}
         self.solved_parts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         # Without alignment the search never looks at the last offset, so parts of the
         # problem that no lifetime connects are independent (see _solve_parts).
@@ -161,6 +166,7 @@ class _Search:
             # preorders share them); a larger capacity starts afresh.
             if capacity > self.capacity:
                 self.failed_states.clear()
+                self.placement_failures.clear()
             self.solved_parts.clear()
         self.capacity = capacity
         self.deadline = deadline
@@ -253,16 +259,18 @@ class _Search:
         return -(-height // self.unit) * self.unit
 
     def _failure(self, members: np.ndarray, required: np.ndarray, *, exact_reasons: bool = False) -> Failure:
-        """A failure of ``members`` at ``required`` heights, where a member banned at
-        its floor (and needed at it) brings the failure that justified the ban: the
-        ban is only true of a problem that includes those buffers. With
-        ``exact_reasons`` those buffers are taken at their current floors (a rule
+        """A failure of ``members`` at ``required`` heights. A height above a member's
+        floor is one it reaches only through its ban (it may not sit at its floor):
+        the member is then required at its floor and brings the failure that justified
+        the ban, since the ban is only true of a problem that includes those buffers.
+        With ``exact_reasons`` those buffers are taken at their current floors (a rule
         whose argument needs every buffer at the lowest floor in sight)."""
         floors = self.floor[members]
-        banned = members[(self.banned_at[self.kind[members]] == floors) & (required <= floors)]
-        if banned.size == 0:
+        through_ban = required > floors
+        if not through_ban.any():
             return Failure(members, required)
-        pieces = [Failure(members, required)]
+        banned = members[through_ban]
+        pieces = [Failure(members, np.minimum(required, floors))]
         for kind in np.unique(self.kind[banned]).tolist():
             reason = self.ban_reason.get(kind)
             if reason is None or not self.unplaced[reason.members].all():
@@ -316,17 +324,14 @@ class _Search:
                 over = np.flatnonzero(effective + sizes > capacity)
                 if over.size:
                     k = int(over[0])
-                    required = min(int(floors[k]), self._round_up(capacity - int(sizes[k]) + 1))
+                    required = self._round_up(capacity - int(sizes[k]) + 1)
                     return self._failure(remaining[k : k + 1], np.array([required], dtype=np.int64))
                 lowest = need = None
                 if self.clique_members.size:
                     lowest, need = self._section_need(remaining, effective)
                     k = int(need.argmax())
                     if need[k] > capacity:
-                        # Fails while every member sits at or above this height.
-                        members = self._clique_remaining(k)
-                        height = self._round_up(capacity - int(self.clique_total[k]) + 1)
-                        return self._failure(members, np.minimum(self.floor[members], height))
+                        return self._clique_failure(k)
                 if any_banned:
                     stuck = self._stuck_failure(remaining, floors, banned, lowest)
                     if stuck is not None:
@@ -339,14 +344,17 @@ class _Search:
                 viable = at_lowest & ~banned
                 if not viable.any():
                     members = remaining[at_lowest]
-                    return self._failure(members, self.floor[members], exact_reasons=True)
+                    return self._failure(members, self.floor[members] + self.unit, exact_reasons=True)
                 k = self._choose(remaining, viable, lowest, need, lowest_floor)
                 index = int(remaining[k])
-                failure, before = self._place_and_search(index, lowest_floor)
-                if failure is None:
-                    return None
+                before = self._known_to_fail(index, lowest_floor)
                 if before is None:
-                    return failure  # true without this placement: jump back over the node
+                    failure, before = self._place_and_search(index, lowest_floor)
+                    if failure is None:
+                        return None
+                    if before is None:
+                        return failure  # true without this placement: jump back over the node
+                    self._learn(index, lowest_floor, before)
                 kind = int(kinds[k])
                 saved_bans.append((kind, int(self.banned_at[kind]), self.ban_reason.get(kind)))
                 self.banned_at[kind] = lowest_floor
@@ -430,6 +438,36 @@ class _Search:
                 self.banned_at[kind] = previous
         return self._whole_failure()
 
+    def _known_to_fail(self, index: int, offset: int) -> Failure | None:
+        """A failure learnt from placing ``index`` at ``offset`` before (anywhere in the
+        tree, in any run) that holds again here: its buffers are unplaced with floors
+        as high. Placing it would only fail again."""
+        for reason in self.placement_failures.get((index, offset), ()):
+            members = reason.members
+            if self.unplaced[members].all() and (self.floor[members] >= reason.required).all():
+                return reason
+        return None
+
+    def _learn(self, index: int, offset: int, reason: Failure) -> None:
+        known = self.placement_failures.setdefault((index, offset), [])
+        if len(known) >= _FAILURES_PER_PLACEMENT:
+            known.pop(0)
+        known.append(reason)
+
+    def _clique_failure(self, k: int) -> Failure:
+        """Clique ``k`` does not fit: the fewest of its members that still do not, the
+        ones with the highest effective floors (if those from floor t up overflow,
+        every member among them needs only to sit at t or above)."""
+        members = self._clique_remaining(k)
+        floors = self.floor[members]
+        effective = floors + self.unit * (self.banned_at[self.kind[members]] == floors)
+        order = np.argsort(-effective, kind="stable")
+        totals = np.cumsum(self.sizes[members[order]])
+        count = int(np.argmax(effective[order] + totals > self.capacity)) + 1
+        chosen = members[order[:count]]
+        height = self._round_up(self.capacity - int(totals[count - 1]) + 1)
+        return self._failure(chosen, np.full(count, height, dtype=np.int64))
+
     def _stuck_failure(
         self, remaining: np.ndarray, floors: np.ndarray, banned: np.ndarray, lowest: np.ndarray | None
     ) -> Failure | None:
@@ -459,11 +497,9 @@ class _Search:
                 (around_floors == height) & (self.banned_at[self.kind[around]] != height)
             )
             if not able.any():
-                # The stuck buffer at its floor, the neighbours at h (banned) or above.
-                required = np.minimum(around_floors, height + self.unit)
-                return self._failure(
-                    np.append(around, remaining[k]), np.append(required, height).astype(np.int64)
-                )
+                # The stuck buffer and its neighbours all effectively above h.
+                members = np.append(around, remaining[k])
+                return self._failure(members, np.full(members.size, height + self.unit, dtype=np.int64))
         return None
 
     def _independent_parts(self, remaining: np.ndarray) -> list[np.ndarray] | None:

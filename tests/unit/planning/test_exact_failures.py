@@ -1,0 +1,88 @@
+"""The exact search's failures are true: every failure it learns, checked by brute force.
+
+A failure says its buffers cannot all be placed within the capacity once each one's
+floor is at least its required height. The search jumps back and skips placements on
+the strength of these, so a wrong one would lose plans silently; the completeness tests
+would only notice when it happened to cut the last plan.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memplan.planning import Buffer, Problem
+from memplan.planning.greedy import preorder_ranks
+
+from planning_cases import brute_force_optimum
+
+exact_module = sys.modules["memplan.planning.exact"]
+
+
+def can_place(problem: Problem, members: list[int], floors: dict[int, int], capacity: int) -> bool:
+    """Whether ``members`` fit under ``capacity`` with each at or above its floor: some
+    order, each placed at the lowest offset above its floor free of earlier ones."""
+    sizes = problem.sizes.tolist()
+    for order in itertools.permutations(members):
+        offsets: dict[int, int] = {}
+        fits = True
+        for index in order:
+            blockers = sorted(
+                (offsets[j], offsets[j] + sizes[j]) for j in offsets if sizes[j] and problem.conflicts(index, j)
+            )
+            candidate = floors[index]
+            for start, end in blockers:
+                if candidate + sizes[index] <= start:
+                    break
+                candidate = max(candidate, end)
+            if candidate + sizes[index] > capacity:
+                fits = False
+                break
+            offsets[index] = candidate
+        if fits:
+            return True
+    return False
+
+
+@st.composite
+def unit_problems(draw):
+    """Intervals whose sizes share a unit above one (the search rounds heights to it)."""
+    unit = draw(st.sampled_from([1, 2, 3]))
+    count = draw(st.integers(min_value=2, max_value=6))
+    buffers = []
+    for index in range(count):
+        lower = draw(st.integers(min_value=0, max_value=5))
+        upper = draw(st.integers(min_value=lower + 1, max_value=6))
+        buffers.append(Buffer(str(index), unit * draw(st.integers(min_value=1, max_value=6)), lower, upper))
+    return Problem.from_intervals(buffers)
+
+
+@given(unit_problems(), st.sampled_from(["WAT", "TAW", "TWA"]), st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_every_learnt_failure_is_infeasible(problem, preorder, tight):
+    optimum = brute_force_optimum(problem)
+    if optimum == 0:
+        return
+    capacity = optimum - 1
+    search = exact_module._Search(problem, preorder_ranks(problem, preorder))
+    search.cover_tight_sections = tight
+    result = search.run(capacity, 10**6, time.monotonic() + 10)
+    assert result.proven_infeasible
+    for failure in search.failed_states.values():
+        members = failure.members.tolist()
+        floors = dict(zip(members, failure.required.tolist()))
+        assert not can_place(problem, members, floors, capacity), (members, floors)
+    sizes = problem.sizes.tolist()
+    for (index, offset), reasons in search.placement_failures.items():
+        for reason in reasons:
+            # With `index` at `offset`, its neighbours' floors rise to its end.
+            members = reason.members.tolist()
+            floors = {
+                member: max(height, offset + sizes[index]) if problem.conflicts(index, member) else height
+                for member, height in zip(members, reason.required.tolist())
+            }
+            assert not can_place(problem, members, floors, capacity), (index, offset, members, floors)
