@@ -15,23 +15,27 @@ compacted so that, taken in order of offset, each buffer rests on earlier ones.
 - Section inference. Cliques of conflicting buffers (the live sets of time sections,
   for intervals) must stack: the lowest floor among a clique's remaining buffers plus
   their total size must fit under the capacity, or the node is cut.
-- Sibling symmetry. After candidate ``b`` fails at ``o``, later siblings may not put
-  ``b``, or a buffer identical to it, at ``o`` again: that plan is the failed one with
-  ``b`` moved to the front.
+- Two-way branching. A node places one candidate at the lowest floor or bans it
+  (and buffers identical to it) there and looks again: the banned plans are the
+  failed one with the candidate moved to the front. A buffer banned at its floor sits
+  at least a unit (the gcd of the sizes) higher, and the section inference sees that,
+  so a section with no slack fails once every candidate for its lowest point has.
 - Forward check. A buffer banned at its own floor can only move once a neighbour is
   placed exactly there; if no neighbour can be, the node is cut at once.
-- Learnt failures. A node's future depends only on which buffers remain and their
+- Failures that say why. A cut returns the buffers it looked at and the heights
+  their floors must reach for the same cut (see :class:`Failure`). A node whose
+  placement supplied none of those heights fails for the same reason, so the search
+  jumps back over it; otherwise the failure is the ban's reason, and it is remembered
+  per (buffer, offset): where it holds again, the placement is banned unsearched.
+- Learnt states. A node's future depends only on which buffers remain and their
   floors, so failed states are remembered (by hash) and cut on sight, across restarts.
 - Dynamic decomposition. Remaining buffers that no lifetime connects form independent
   parts, searched one by one; solved parts are remembered with their offsets.
-- Tight sections. A clique with no slack whose lowest floor is the current one must
-  have a buffer start exactly there; placements at one height commute, so branching
-  on the earliest such clique's candidates alone loses nothing.
 - Candidate order and restarts. Ties follow a static preorder (MiniMalloc's "WAT",
   "TAW", "TWA": lifetime width, area, bytes of the busiest moment). Runs cycle through
-  them and then through randomly perturbed copies, under a node budget growing 30% a
-  run, so one bad early choice does not use up the time; two such sequences, with and
-  without the tight-section rule, are interleaved.
+  them and then through randomly perturbed copies, under a node budget growing 10% a
+  run, so one bad early choice does not use up the time; two such sequences are
+  interleaved, one trying the tightest section's candidates first.
 
 Everything per node is a handful of numpy operations over the remaining buffers and
 the clique membership arrays (a few thousand entries on the challenging instances).
@@ -55,6 +59,10 @@ _UNBANNED = -1
 _MAX_REMEMBERED_STATES = 3_000_000
 #: Above this many conflicting pairs exact returns the best known plan unsearched.
 MAX_SEARCH_CONFLICTS = 2_000_000
+#: Restarts: each run of a lane gets this factor more nodes than the last. Many short
+#: runs beat few long ones here (shared learnt failures make the short ones cheap):
+#: see docs/design/planner.md for the figures.
+_BUDGET_GROWTH = 1.1
 #: Failures remembered per (buffer, offset) placement, the most recent kept.
 _FAILURES_PER_PLACEMENT = 4
 _HIDDEN = np.iinfo(np.int64).max // 4  # offset given to buffers outside the current part
@@ -614,12 +622,12 @@ def _frames_needed(problem: Problem) -> int:
 
 
 def fits_within(
-    problem: Problem, capacity: int, time_limit: float, *, first_budget: int = 1000, seed: int = 0
+    problem: Problem, capacity: int, time_limit: float, *, first_budget: int = 100, seed: int = 0
 ) -> SearchResult:
     """Decision search with restarts in two interleaved lanes, one branching on
     tight sections first (see ``_choose``) and one not. Each lane runs the three
     :data:`PREORDERS`, then randomly perturbed versions of them, under a node budget
-    that grows by 30% a run.
+    that grows by :data:`_BUDGET_GROWTH` a run.
 
     Deep dead ends make the search time heavy-tailed; short randomized runs escape
     them, and failed states learnt in one run prune every later one (they stay valid:
@@ -649,7 +657,7 @@ def fits_within(
                 return SearchResult(result.offsets, result.proven_infeasible, total_nodes)
             if time.monotonic() > deadline:
                 return SearchResult(None, False, total_nodes)
-            lane["budget"] *= 1.3
+            lane["budget"] *= _BUDGET_GROWTH
             lane["run"] = run + 1
         raise AssertionError("unreachable")
     finally:
