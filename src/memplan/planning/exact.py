@@ -33,9 +33,9 @@ compacted so that, taken in order of offset, each buffer rests on earlier ones.
   parts, searched one by one; solved parts are remembered with their offsets.
 - Candidate order and restarts. Ties follow a static preorder (MiniMalloc's "WAT",
   "TAW", "TWA": lifetime width, area, bytes of the busiest moment). Runs cycle through
-  them and then through randomly perturbed copies, under a node budget growing 10% a
-  run, so one bad early choice does not use up the time; two such sequences are
-  interleaved, one trying the tightest section's candidates first.
+  them and then through randomly perturbed copies, under node budgets following
+  Luby's sequence, so one bad early choice does not use up the time; two such
+  sequences are interleaved, one trying the tightest section's candidates first.
 
 Everything per node is a handful of numpy operations over the remaining buffers and
 the clique membership arrays (a few thousand entries on the challenging instances).
@@ -59,10 +59,8 @@ _UNBANNED = -1
 _MAX_REMEMBERED_STATES = 3_000_000
 #: Above this many conflicting pairs exact returns the best known plan unsearched.
 MAX_SEARCH_CONFLICTS = 2_000_000
-#: Restarts: each run of a lane gets this factor more nodes than the last. Many short
-#: runs beat few long ones here (shared learnt failures make the short ones cheap):
-#: see docs/design/planner.md for the figures.
-_BUDGET_GROWTH = 1.1
+#: Restarts: run k of a lane may visit this many nodes times luby(k) (see _luby).
+_RUN_UNIT = 400
 #: Failures remembered per (buffer, offset) placement, the most recent kept.
 _FAILURES_PER_PLACEMENT = 4
 _HIDDEN = np.iinfo(np.int64).max // 4  # offset given to buffers outside the current part
@@ -616,27 +614,39 @@ class _Search:
             self.floor[around] = saved_floor
 
 
+def _luby(i: int) -> int:
+    """Luby, Sinclair and Zuckerman's restart sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (i >= 1)."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
 def _frames_needed(problem: Problem) -> int:
     """Recursion depth for a search: a few frames per placed buffer."""
     return 6 * len(problem) + 1000
 
 
 def fits_within(
-    problem: Problem, capacity: int, time_limit: float, *, first_budget: int = 100, seed: int = 0
+    problem: Problem, capacity: int, time_limit: float, *, run_unit: int = _RUN_UNIT, seed: int = 0
 ) -> SearchResult:
     """Decision search with restarts in two interleaved lanes, one branching on
     tight sections first (see ``_choose``) and one not. Each lane runs the three
-    :data:`PREORDERS`, then randomly perturbed versions of them, under a node budget
-    that grows by :data:`_BUDGET_GROWTH` a run.
+    :data:`PREORDERS`, then randomly perturbed versions of them, run ``k`` under a
+    budget of ``run_unit * luby(k)`` nodes: mostly short runs, now and then a long one.
 
-    Deep dead ends make the search time heavy-tailed; short randomized runs escape
-    them, and failed states learnt in one run prune every later one (they stay valid:
-    both lanes are complete). Which lane wins depends on the instance."""
+    Deep dead ends make the search time heavy-tailed. Some instances are solved by a
+    lucky dive of a few hundred nodes under some perturbation (A: about one run in
+    80), others only once enough failures have been learnt by longer runs (E): Luby's
+    sequence is within a log factor of the best fixed run length for either, without
+    knowing which. Failures learnt in one run prune every later one (they stay valid:
+    both lanes are complete)."""
     deadline = time.monotonic() + time_limit
     base_ranks = [preorder_ranks(problem, name) for name in PREORDERS]
     search = _Search(problem, base_ranks[0])
     lanes = [
-        {"tight": tight, "rng": np.random.default_rng(seed + k), "budget": float(first_budget), "run": 0}
+        {"tight": tight, "rng": np.random.default_rng(seed + k), "run": 0}
         for k, tight in enumerate((False, True))
     ]
     total_nodes = 0
@@ -651,13 +661,12 @@ def fits_within(
                 rank = np.argsort(np.argsort(rank + noise, kind="stable"))
             search.rank = rank
             search.cover_tight_sections = lane["tight"]
-            result = search.run(capacity, int(lane["budget"]), deadline)
+            result = search.run(capacity, run_unit * _luby(run + 1), deadline)
             total_nodes += result.nodes
             if result.offsets is not None or result.proven_infeasible:
                 return SearchResult(result.offsets, result.proven_infeasible, total_nodes)
             if time.monotonic() > deadline:
                 return SearchResult(None, False, total_nodes)
-            lane["budget"] *= _BUDGET_GROWTH
             lane["run"] = run + 1
         raise AssertionError("unreachable")
     finally:

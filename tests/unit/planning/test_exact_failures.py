@@ -86,3 +86,15 @@ def test_every_learnt_failure_is_infeasible(problem, preorder, tight):
                 for member, height in zip(members, reason.required.tolist())
             }
             assert not can_place(problem, members, floors, capacity), (index, offset, members, floors)
+
+
+def test_restart_budgets_follow_lubys_sequence():
+    def reference(i: int) -> int:  # Luby, Sinclair, Zuckerman 1993, as defined there
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        return reference(i - (1 << (k - 1)) + 1)
+
+    assert [exact_module._luby(i) for i in range(1, 200)] == [reference(i) for i in range(1, 200)]
