@@ -61,8 +61,8 @@ _MAX_REMEMBERED_STATES = 3_000_000
 MAX_SEARCH_CONFLICTS = 2_000_000
 #: Restarts: run k of a lane may visit this many nodes times luby(k) (see _luby).
 _RUN_UNIT = 400
-#: Failures remembered per (buffer, offset) placement, the most recent kept.
-_FAILURES_PER_PLACEMENT = 4
+#: Failures remembered per buffer (from placing it), the most recent kept.
+_FAILURES_PER_PLACEMENT = 8
 _HIDDEN = np.iinfo(np.int64).max // 4  # offset given to buffers outside the current part
 
 
@@ -115,17 +115,17 @@ class _Search:
         self.aligned = bool((self.alignments > 1).any())
         self.neighbours = problem.neighbours
         self.rank = rank
-        # Branching on a tight section's candidates only is complete either way; it
-        # helps on some instances and hurts on others, so restarts use both.
-        self.cover_tight_sections = True
+        # Only the order of the candidates (see _choose): each order wins on some
+        # instances, so restarts use both.
+        self.tightest_section_first = True
         # Offsets in a compacted plan are sums of sizes, so a buffer that may not sit
         # at its floor sits at least this much higher (without alignment).
         self.unit = int(np.gcd.reduce(problem.sizes[problem.sizes > 0])) if (problem.sizes > 0).any() else 1
         self.capacity = -1
         self.failed_states: dict[int, Failure] = {}
-        # Why placing a buffer at an offset failed: (buffer, offset) -> failures
-        # without the heights the placement supplied.
-        self.placement_failures: dict[tuple[int, int], list[Failure]] = {}
+        # Why placing a buffer failed: buffer -> (offset, failure without the heights
+        # the placement supplied), the most recent few.
+        self.placement_failures: dict[int, list[tuple[int, Failure]]] = {}
         self.solved_parts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         # Without alignment the search never looks at the last offset, so parts of the
         # problem that no lifetime connects are independent (see _solve_parts).
@@ -379,19 +379,20 @@ class _Search:
         self, remaining: np.ndarray, viable: np.ndarray, lowest: np.ndarray | None, need: np.ndarray | None, floor: int
     ) -> int:
         """Which viable buffer to try next (a position in ``remaining``). By default the
-        first in the preorder. With ``cover_tight_sections``, first a buffer of a section
-        with no slack whose lowest point is at this floor: such a section needs one of
-        its few candidates there, so trying them first fails fast (the section with
-        the fewest candidates is taken)."""
+        first in the preorder. With ``tightest_section_first``, the first among the
+        candidates of the most constrained section whose lowest point is at this floor
+        (least slack, then fewest candidates): it fails fastest, and a section with no
+        slack needs one of them there (after they fail, the inference cuts the node)."""
         choices = np.flatnonzero(viable)
-        if self.cover_tight_sections and lowest is not None and choices.size > 1:
-            tight = np.flatnonzero((need == self.capacity) & (lowest == floor))
-            if tight.size:
+        if self.tightest_section_first and lowest is not None and choices.size > 1:
+            at_floor = np.flatnonzero((lowest == floor) & (need > 0))
+            if at_floor.size:
+                tightest = at_floor[need[at_floor] == need[at_floor].max()]
                 candidate_mask = self.candidate_mask
                 candidate_mask[remaining[choices]] = True
                 counts = np.add.reduceat(candidate_mask[self.clique_members], self.clique_starts)
                 candidate_mask[remaining[choices]] = False
-                k = int(tight[np.argmin(counts[tight])])
+                k = int(tightest[np.argmin(counts[tightest])])
                 start = int(self.clique_starts[k])
                 members = self.clique_members[start : start + int(self.clique_count0[k])]
                 self.position[remaining] = np.arange(remaining.size)
@@ -445,20 +446,23 @@ class _Search:
         return self._whole_failure()
 
     def _known_to_fail(self, index: int, offset: int) -> Failure | None:
-        """A failure learnt from placing ``index`` at ``offset`` before (anywhere in the
-        tree, in any run) that holds again here: its buffers are unplaced with floors
-        as high. Placing it would only fail again."""
-        for reason in self.placement_failures.get((index, offset), ()):
+        """A failure learnt from placing ``index`` at ``offset`` or lower before
+        (anywhere in the tree, in any run) that holds again here: its buffers are
+        unplaced with floors as high. Placing it would only fail again: higher up it
+        only raises its neighbours' floors further."""
+        for lower, reason in self.placement_failures.get(index, ()):
+            if lower > offset:
+                continue
             members = reason.members
             if self.unplaced[members].all() and (self.floor[members] >= reason.required).all():
                 return reason
         return None
 
     def _learn(self, index: int, offset: int, reason: Failure) -> None:
-        known = self.placement_failures.setdefault((index, offset), [])
+        known = self.placement_failures.setdefault(index, [])
         if len(known) >= _FAILURES_PER_PLACEMENT:
             known.pop(0)
-        known.append(reason)
+        known.append((offset, reason))
 
     def _clique_failure(self, k: int) -> Failure:
         """Clique ``k`` does not fit: the fewest of its members that still do not, the
@@ -490,11 +494,21 @@ class _Search:
         that cover every conflict the test is one minimum over its cliques."""
         suspects = np.flatnonzero(banned)
         if self.covering_cliques and lowest is not None:
-            around_lowest = np.minimum.reduceat(lowest[self.membership_flat], self.membership_starts)
-            indices = remaining[suspects]
-            suspects = suspects[self.has_cliques[indices] & (around_lowest[indices] > floors[suspects])]
+            if suspects.size <= 4:  # usually one or two: cheaper than the reduceat
+                cliques_of = self.cliques_of
+                suspects = [
+                    k
+                    for k in suspects.tolist()
+                    if cliques_of[remaining[k]].size and lowest[cliques_of[remaining[k]]].min() > floors[k]
+                ]
+            else:
+                around_lowest = np.minimum.reduceat(lowest[self.membership_flat], self.membership_starts)
+                indices = remaining[suspects]
+                suspects = suspects[self.has_cliques[indices] & (around_lowest[indices] > floors[suspects])].tolist()
+        else:
+            suspects = suspects.tolist()
         unplaced = self.remaining
-        for k in suspects.tolist():
+        for k in suspects:
             height = floors[k]
             around = self.neighbours[int(remaining[k])]
             around = around[unplaced[around]]
@@ -631,8 +645,8 @@ def _frames_needed(problem: Problem) -> int:
 def fits_within(
     problem: Problem, capacity: int, time_limit: float, *, run_unit: int = _RUN_UNIT, seed: int = 0
 ) -> SearchResult:
-    """Decision search with restarts in two interleaved lanes, one branching on
-    tight sections first (see ``_choose``) and one not. Each lane runs the three
+    """Decision search with restarts in two interleaved lanes, one trying the
+    tightest section's candidates first (see ``_choose``) and one not. Each lane runs the three
     :data:`PREORDERS`, then randomly perturbed versions of them, run ``k`` under a
     budget of ``run_unit * luby(k)`` nodes: mostly short runs, now and then a long one.
 
@@ -660,7 +674,7 @@ def fits_within(
                 noise = lane["rng"].random(len(problem)) * len(problem) * 0.1
                 rank = np.argsort(np.argsort(rank + noise, kind="stable"))
             search.rank = rank
-            search.cover_tight_sections = lane["tight"]
+            search.tightest_section_first = lane["tight"]
             result = search.run(capacity, run_unit * _luby(run + 1), deadline)
             total_nodes += result.nodes
             if result.offsets is not None or result.proven_infeasible:

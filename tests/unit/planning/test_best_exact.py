@@ -136,7 +136,7 @@ def test_each_branching_mode_alone_is_complete(problem):
     optimum = brute_force_optimum(problem)
     for tight in (False, True):
         search = search_class(problem, ranks(problem, "WAT"))
-        search.cover_tight_sections = tight
+        search.tightest_section_first = tight
         found = search.run(optimum, 10**7, time.monotonic() + 5)
         assert found.offsets is not None
         assert not overlapping_pairs(problem, found.offsets)

@@ -69,7 +69,7 @@ def test_every_learnt_failure_is_infeasible(problem, preorder, tight):
         return
     capacity = optimum - 1
     search = exact_module._Search(problem, preorder_ranks(problem, preorder))
-    search.cover_tight_sections = tight
+    search.tightest_section_first = tight
     result = search.run(capacity, 10**6, time.monotonic() + 10)
     assert result.proven_infeasible
     for failure in search.failed_states.values():
@@ -77,8 +77,8 @@ def test_every_learnt_failure_is_infeasible(problem, preorder, tight):
         floors = dict(zip(members, failure.required.tolist()))
         assert not can_place(problem, members, floors, capacity), (members, floors)
     sizes = problem.sizes.tolist()
-    for (index, offset), reasons in search.placement_failures.items():
-        for reason in reasons:
+    for index, reasons in search.placement_failures.items():
+        for offset, reason in reasons:
             # With `index` at `offset`, its neighbours' floors rise to its end.
             members = reason.members.tolist()
             floors = {
