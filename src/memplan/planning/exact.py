@@ -112,7 +112,10 @@ class _Search:
         self.problem = problem
         self.sizes = problem.sizes
         self.alignments = problem.alignments
-        self.aligned = bool((self.alignments > 1).any())
+        # Floors are sums of sizes: when every size is a multiple of every alignment,
+        # every floor is aligned already and the unaligned search (stronger) is exact.
+        common = int(np.lcm.reduce(np.unique(self.alignments))) if len(problem) else 1
+        self.aligned = common > 1 and bool((self.sizes % common).any())
         self.neighbours = problem.neighbours
         self.rank = rank
         # Only the order of the candidates (see _choose): each order wins on some

@@ -98,3 +98,20 @@ def test_restart_budgets_follow_lubys_sequence():
         return reference(i - (1 << (k - 1)) + 1)
 
     assert [exact_module._luby(i) for i in range(1, 200)] == [reference(i) for i in range(1, 200)]
+
+
+@given(unit_problems(), st.sampled_from([2, 4]))
+@settings(max_examples=60, deadline=None)
+def test_aligned_sizes_take_the_unaligned_search(problem, alignment):
+    # Every size a multiple of the alignment: floors are aligned by themselves.
+    buffers = [
+        Buffer(str(i), int(size) * alignment, int(lower), int(upper), alignment)
+        for i, (size, lower, upper) in enumerate(zip(problem.sizes, problem.lowers, problem.uppers))
+    ]
+    aligned = Problem.from_intervals(buffers)
+    search = exact_module._Search(aligned, preorder_ranks(aligned, "TWA"))
+    assert not search.aligned
+    optimum = brute_force_optimum(aligned)
+    found = search.run(optimum, 10**6, time.monotonic() + 10)
+    assert found.offsets is not None and not (found.offsets % alignment).any()
+    assert search.run(optimum - 1, 10**6, time.monotonic() + 10).proven_infeasible
