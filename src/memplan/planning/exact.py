@@ -696,8 +696,10 @@ def exact(
     time_limit: float = 10.0,
     *,
     initial: Plan | None = None,
+    seed: int = 0,
 ) -> Plan:
     """Smallest plan the search can find (and prove) within ``time_limit`` seconds.
+    ``seed`` picks the restarts' random perturbations (see :func:`fits_within`).
 
     With ``capacity``, stop at the first plan that fits it. Without, start from the
     lower bound and raise it until a plan is found, or lower the best known pool size
@@ -726,7 +728,7 @@ def exact(
         return Plan(problem, np.asarray(best_offsets), "exact", optimal=best_pool <= lower, stats=stats)
 
     def attempt(target: int) -> SearchResult:
-        result = fits_within(problem, target, max(0.0, deadline - time.monotonic()))
+        result = fits_within(problem, target, max(0.0, deadline - time.monotonic()), seed=seed)
         stats["nodes"] += result.nodes
         return result
 
