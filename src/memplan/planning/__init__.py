@@ -5,7 +5,8 @@ pass and by size while the pool is more than 0.5% above the bound; fast on trace
 tens of thousands of buffers),
 ``best`` (a second pass, other orders and a local search over best-fit orders under a
 time budget) and ``exact``
-(MiniMalloc-style branch and bound) all return a validated :class:`Plan`.
+(MiniMalloc-style branch and bound that learns why placements fail, with restarts)
+all return a validated :class:`Plan`.
 """
 
 from .best import best
