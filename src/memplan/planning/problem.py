@@ -130,12 +130,11 @@ class Problem:
             ordered[starts[lengths > 0]] = True
             if not ordered.all():
                 raise PlanInputError("neighbour lists must be sorted and free of repeats")
-            forward = np.lexsort((targets, sources))
+            # The pairs are already in (source, target) order (rows in order, each
+            # sorted: checked above), so the graph is symmetric exactly when the
+            # reversed pairs sorted the same way are the same sequence: one sort.
             backward = np.lexsort((sources, targets))
-            if not (
-                np.array_equal(sources[forward], targets[backward])
-                and np.array_equal(targets[forward], sources[backward])
-            ):
+            if not (np.array_equal(sources, targets[backward]) and np.array_equal(targets, sources[backward])):
                 raise PlanInputError("neighbour lists must be symmetric")
         problem._explicit_neighbours = rows
         return problem
