@@ -32,6 +32,8 @@ def test_same_problem_as_from_pairs():
         (([0], [], []), "its own neighbour"),
         (([2, 1], [0], [0]), "sorted"),
         (([1, 1], [0], []), "sorted"),
+        (([1], [], []), "symmetric"),
+        (([1, 2], [0], [1]), "symmetric"),  # as many entries as a symmetric graph
     ],
 )
 def test_malformed_adjacency_is_rejected(rows, message):
