@@ -458,7 +458,9 @@ class _Search:
                 continue
             members = reason.members
             if self.unplaced[members].all() and (self.floor[members] >= reason.required).all():
-                return reason
+                # True with the members at or above this placement (they are: it is
+                # at the lowest floor), so that is what the ban's reason says.
+                return Failure(members, np.maximum(reason.required, offset))
         return None
 
     def _learn(self, index: int, offset: int, reason: Failure) -> None:
@@ -615,8 +617,13 @@ class _Search:
             if supplied.size == 0:
                 needed[failure.members] = -1
                 return failure, None
-            needed[supplied] = 0
-            before = Failure(failure.members, needed[failure.members])
+            # Without the placement the failure still holds with every member at or
+            # above `offset`: a member there conflicting with this buffer can only go
+            # above it, where it gets the height the placement supplied. (Not lower:
+            # a member below the placement would escape it.) All remaining floors are
+            # at least `offset` here, so the search loses nothing.
+            needed[supplied] = offset
+            before = Failure(failure.members, np.maximum(needed[failure.members], offset))
             needed[failure.members] = -1
             return failure, before
         finally:
