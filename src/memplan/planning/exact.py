@@ -116,6 +116,11 @@ class _Search:
         # every floor is aligned already and the unaligned search (stronger) is exact.
         common = int(np.lcm.reduce(np.unique(self.alignments))) if len(problem) else 1
         self.aligned = common > 1 and bool((self.sizes % common).any())
+        # Failures that name their buffers (and jumping back, remembered placements)
+        # are checked against brute force on interval problems. On conflict graphs a
+        # review's harness still found learnt failures that were not true (no wrong
+        # answer), so there, as with alignment, a failure is the whole state.
+        self.explains = problem.has_intervals and not self.aligned
         self.neighbours = problem.neighbours
         self.rank = rank
         # Only the order of the candidates (see _choose): each order wins on some
@@ -274,6 +279,8 @@ class _Search:
         the ban, since the ban is only true of a problem that includes those buffers.
         With ``exact_reasons`` those buffers are taken at their current floors (a rule
         whose argument needs every buffer at the lowest floor in sight)."""
+        if not self.explains:
+            return self._whole_failure()
         floors = self.floor[members]
         through_ban = required > floors
         if not through_ban.any():
@@ -356,14 +363,15 @@ class _Search:
                     return self._failure(members, self.floor[members] + self.unit, exact_reasons=True)
                 k = self._choose(remaining, viable, lowest, need, lowest_floor)
                 index = int(remaining[k])
-                before = self._known_to_fail(index, lowest_floor)
+                before = self._known_to_fail(index, lowest_floor) if self.explains else None
                 if before is None:
                     failure, before = self._place_and_search(index, lowest_floor)
                     if failure is None:
                         return None
                     if before is None:
                         return failure  # true without this placement: jump back over the node
-                    self._learn(index, lowest_floor, before)
+                    if self.explains:
+                        self._learn(index, lowest_floor, before)
                 kind = int(kinds[k])
                 saved_bans.append((kind, int(self.banned_at[kind]), self.ban_reason.get(kind)))
                 self.banned_at[kind] = lowest_floor
@@ -608,7 +616,7 @@ class _Search:
                 failure = self._search(offset)
                 if failure is None:
                     return None, None
-            if self.aligned:
+            if not self.explains:
                 return failure, self._whole_failure()
             # Which of the failure's heights did this placement supply?
             needed = self.needed_height
