@@ -22,8 +22,8 @@ compacted so that, taken in order of offset, each buffer rests on earlier ones.
   so a section with no slack fails once every candidate for its lowest point has.
 - Forward check. A buffer banned at its own floor can only move once a neighbour is
   placed exactly there; if no neighbour can be, the node is cut at once.
-- Failures that say why. A cut returns the buffers it looked at and the heights
-  their floors must reach for the same cut (see :class:`Failure`). A node whose
+- Failures that say why (interval problems). A cut returns the buffers it looked at
+  and the heights their floors must reach for the same cut (see :class:`Failure`). A node whose
   placement supplied none of those heights fails for the same reason, so the search
   jumps back over it; otherwise the failure is the ban's reason, and it is remembered
   per (buffer, offset): where it holds again, the placement is banned unsearched.
