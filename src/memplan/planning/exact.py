@@ -116,10 +116,12 @@ class _Search:
         # every floor is aligned already and the unaligned search (stronger) is exact.
         common = int(np.lcm.reduce(np.unique(self.alignments))) if len(problem) else 1
         self.aligned = common > 1 and bool((self.sizes % common).any())
-        # Failures that name their buffers (and jumping back, remembered placements)
-        # are checked against brute force on interval problems. On conflict graphs a
-        # review's harness still found learnt failures that were not true (no wrong
-        # answer), so there, as with alignment, a failure is the whole state.
+        # Failures that name their buffers (and jumping back, remembered placements).
+        # The forward check's and the no-candidate cut's failures are true only if
+        # lowest-floor-first is complete for the buffers they name alone: the
+        # canonical argument on intervals (and checked by brute force), false on some
+        # conflict graphs (docs/design/planner.md). There, as with alignment, a
+        # failure is the whole state.
         self.explains = problem.has_intervals and not self.aligned
         self.neighbours = problem.neighbours
         self.rank = rank
