@@ -133,3 +133,22 @@ def test_a_placement_failure_keeps_its_buffers_above_the_placement():
                 for offset, reason in reasons:
                     floors = dict(zip(reason.members.tolist(), reason.required.tolist()))
                     assert not can_place(problem, list(floors), floors, 4, {index: offset})
+
+
+def test_failures_on_conflict_graphs_are_whole_states():
+    # Here the forward check would claim that buffers 2, 4, 5 alone cannot be placed
+    # (4 banned at its floor 0), yet 5 at 1 with 4 and 2 on top fits: lowest-floor
+    # first is not complete for a part of a conflict graph.
+    buffers = [Buffer(str(i), size) for i, size in enumerate([3, 3, 4, 4, 4, 3])]
+    problem = Problem.from_conflicts(buffers, [(0, 2), (1, 2), (1, 3), (1, 5), (2, 5), (4, 5)])
+    optimum = brute_force_optimum(problem)
+    for preorder in ("WAT", "TAW", "TWA"):
+        for tight in (False, True):
+            search = exact_module._Search(problem, preorder_ranks(problem, preorder))
+            search.tightest_section_first = tight
+            assert search.run(optimum, 10**6, time.monotonic() + 10).offsets is not None
+            assert search.run(optimum - 1, 10**6, time.monotonic() + 10).proven_infeasible
+            for failure in search.failed_states.values():
+                members = failure.members.tolist()
+                floors = dict(zip(members, failure.required.tolist()))
+                assert not can_place(problem, members, floors, optimum - 1)
