@@ -26,7 +26,8 @@ compacted so that, taken in order of offset, each buffer rests on earlier ones.
   and the heights their floors must reach for the same cut (see :class:`Failure`). A node whose
   placement supplied none of those heights fails for the same reason, so the search
   jumps back over it; otherwise the failure is the ban's reason, and it is remembered
-  per (buffer, offset): where it holds again, the placement is banned unsearched.
+  per buffer: where it holds again, at that offset or higher, the placement is banned
+  unsearched.
 - Learnt states. A node's future depends only on which buffers remain and their
   floors, so failed states are remembered (by hash) and cut on sight, across restarts.
 - Dynamic decomposition. Remaining buffers that no lifetime connects form independent
@@ -166,12 +167,8 @@ class _Search:
         self.cliques_of = [np.array(m, dtype=np.int64) for m in memberships]
         # On interval problems every conflicting pair shares a clique (a moment both
         # are live), so the lowest floor among a buffer's neighbours is the lowest
-        # among its cliques: one reduceat over the memberships (see _stuck_failure).
-        self.covering_cliques = problem.has_intervals and all(m for m in memberships if m)
-        flat = [k for m in memberships for k in (m or [0])]
-        self.membership_flat = np.array(flat, dtype=np.int64)
-        self.membership_starts = np.cumsum([0] + [max(len(m), 1) for m in memberships[:-1]]).astype(np.int64)
-        self.has_cliques = np.array([bool(m) for m in memberships], dtype=bool)
+        # among its cliques (see _stuck_failure).
+        self.covering_cliques = problem.has_intervals
         self.clique_total0 = np.array([int(self.sizes[c].sum()) for c in cliques], dtype=np.int64)
         self.clique_count0 = np.array([c.size for c in cliques], dtype=np.int64)
 
@@ -298,7 +295,7 @@ class _Search:
             pieces.append(reason)
         return Failure.union(pieces)
 
-    def _expand(self, remaining: np.ndarray, floors: np.ndarray, last_offset: int) -> np.ndarray | None:
+    def _expand(self, remaining: np.ndarray, floors: np.ndarray, last_offset: int) -> Failure | None:
         if self.aligned:
             return self._expand_aligned(remaining, floors, last_offset)
         return self._expand_lowest_floor(remaining, floors)
@@ -314,12 +311,15 @@ class _Search:
         need = np.where((self.clique_count >= 2) & (lowest < _HIDDEN), lowest + self.clique_total, 0)
         return lowest, need
 
-    def _clique_remaining(self, k: int) -> np.ndarray:
+    def _clique(self, k: int) -> np.ndarray:
         start = int(self.clique_starts[k])
-        members = self.clique_members[start : start + int(self.clique_count0[k])]
+        return self.clique_members[start : start + int(self.clique_count0[k])]
+
+    def _clique_remaining(self, k: int) -> np.ndarray:
+        members = self._clique(k)
         return members[self.remaining[members]]
 
-    def _expand_lowest_floor(self, remaining: np.ndarray, floors: np.ndarray) -> np.ndarray | None:
+    def _expand_lowest_floor(self, remaining: np.ndarray, floors: np.ndarray) -> Failure | None:
         """Two-way branching at the lowest floor: place one candidate there, or ban it
         there and look at the node again. A buffer banned at its floor sits at least a
         unit (the gcd of the sizes) higher, so the inference after each ban sees the
@@ -405,9 +405,7 @@ class _Search:
                 candidate_mask[remaining[choices]] = True
                 counts = np.add.reduceat(candidate_mask[self.clique_members], self.clique_starts)
                 candidate_mask[remaining[choices]] = False
-                k = int(tightest[np.argmin(counts[tightest])])
-                start = int(self.clique_starts[k])
-                members = self.clique_members[start : start + int(self.clique_count0[k])]
+                members = self._clique(int(tightest[np.argmin(counts[tightest])]))
                 self.position[remaining] = np.arange(remaining.size)
                 places = self.position[members]
                 self.position[remaining] = -1
@@ -415,7 +413,7 @@ class _Search:
                 choices = places[viable[places]]
         return int(choices[np.argmin(self.rank[remaining[choices]])])
 
-    def _expand_aligned(self, remaining: np.ndarray, floors: np.ndarray, last_offset: int) -> np.ndarray | None:
+    def _expand_aligned(self, remaining: np.ndarray, floors: np.ndarray, last_offset: int) -> Failure | None:
         """Alignment can make covering the lowest point wasteful, so any buffer resting
         at or above the last offset may come next, unless another one would fit
         entirely below it (dominance). Failures here are the whole unplaced set."""
@@ -506,22 +504,16 @@ class _Search:
 
         A neighbour can get to h exactly when its effective floor (a unit up if banned
         at its floor) is at most h; the banned buffer's own is above h, so with cliques
-        that cover every conflict the test is one minimum over its cliques."""
-        suspects = np.flatnonzero(banned)
+        that cover every conflict a minimum over its cliques rules most buffers out
+        before their neighbours are looked at."""
+        suspects = np.flatnonzero(banned).tolist()
         if self.covering_cliques and lowest is not None:
-            if suspects.size <= 4:  # usually one or two: cheaper than the reduceat
-                cliques_of = self.cliques_of
-                suspects = [
-                    k
-                    for k in suspects.tolist()
-                    if cliques_of[remaining[k]].size and lowest[cliques_of[remaining[k]]].min() > floors[k]
-                ]
-            else:
-                around_lowest = np.minimum.reduceat(lowest[self.membership_flat], self.membership_starts)
-                indices = remaining[suspects]
-                suspects = suspects[self.has_cliques[indices] & (around_lowest[indices] > floors[suspects])].tolist()
-        else:
-            suspects = suspects.tolist()
+            cliques_of = self.cliques_of
+            suspects = [
+                k
+                for k in suspects
+                if cliques_of[remaining[k]].size and lowest[cliques_of[remaining[k]]].min() > floors[k]
+            ]
         unplaced = self.remaining
         for k in suspects:
             height = floors[k]
@@ -547,7 +539,7 @@ class _Search:
             return None
         return np.split(remaining[by_lower], cuts + 1)
 
-    def _solve_parts(self, parts: list[np.ndarray], last_offset: int) -> np.ndarray | None:
+    def _solve_parts(self, parts: list[np.ndarray], last_offset: int) -> Failure | None:
         """Dynamic decomposition: parts share no conflicts, so each is searched alone
         and a failing part fails the node without revisiting the others' choices."""
         states = [self._state(part, last_offset) for part in parts]
