@@ -12,7 +12,6 @@ import argparse
 import io
 import os
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -33,6 +32,7 @@ from memplan.diagnostics import (
 )
 from memplan.printing import print_module
 from memplan.passes.registry import PASSES, passes_by_name
+from memplan.tools.output import OutputError, write_output
 from memplan.tools.expected_diagnostics import check, collect_expectations
 from memplan.tools.pipeline import (
     ScheduledPass,
@@ -288,23 +288,10 @@ def _read_input(path: str) -> tuple[str, str]:
 
 
 def _write_output(path: str, text: str) -> None:
-    """Write all of `text` or nothing: a temporary file beside the target, renamed."""
-    if path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    directory = os.path.dirname(os.path.abspath(path))
     try:
-        fd, temporary = tempfile.mkstemp(prefix=".memplan-opt-", dir=directory)
-    except OSError as error:
-        raise UserError(f"could not write output file '{path}': {error.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except OSError as error:
-        os.unlink(temporary)
-        raise UserError(f"could not write output file '{path}': {error.strerror}") from None
+        write_output(path, text)
+    except OutputError as error:
+        raise UserError(str(error)) from None
 
 
 def run(argv: list[str]) -> int:

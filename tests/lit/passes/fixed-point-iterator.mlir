@@ -1,5 +1,5 @@
 // RUN: memplan-opt %s --split-input-file -p 'fixed-point-iterator{pipeline="fold-globals,fuse-globals"}' | FileCheck %s
-// RUN: memplan-opt %s --split-input-file -p 'iree-util-fixed-point-iterator{pipeline="fold-globals,fuse-globals" debug}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ITER
+// RUN: memplan-opt %s --split-input-file -p 'iree-util-fixed-point-iterator{pipeline="fold-globals,fuse-globals" debug}' -o %t.discard 2>&1 | FileCheck %s --check-prefix=ITER
 // RUN: not memplan-opt %s --split-input-file -p 'fixed-point-iterator{pipeline="fold-globals,fuse-globals" max-iterations=1}' -o %t 2>&1 | FileCheck %s --check-prefix=LIMIT
 // RUN: not test -e %t
 // RUN: not memplan-opt %s -p 'fixed-point-iterator{pipeline="fold-globals,no-such-pass"}' 2>&1 | FileCheck %s --check-prefix=BAD

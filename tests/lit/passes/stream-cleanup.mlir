@@ -1,5 +1,5 @@
 // RUN: memplan-opt %s --split-input-file -p stream-cleanup | FileCheck %s
-// RUN: memplan-opt %s --split-input-file -p 'stream-cleanup{debug}' -o /dev/null 2>&1 \
+// RUN: memplan-opt %s --split-input-file -p 'stream-cleanup{debug}' -o %t.discard 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ITER
 
 // The IREE seed (shared/seeds/003_*, shared/examples/iree_seed_initializer.mlir):

@@ -1,0 +1,78 @@
+"""Writing a tool's output file without ever destroying what the path names.
+
+A regular file (or a path that does not exist yet) is replaced atomically: the text
+goes to a temporary file in the same folder, which is renamed over the target, so
+a failure leaves the old file as it was. It gets the mode the umask gives a new
+file (0644 under the usual umask 022; `mkstemp` alone gives 0600), or the mode of
+the file it replaces.
+
+Anything else is opened and written through, as `mlir-opt`'s `-o` does: a
+character or block device (`/dev/null`), a FIFO, `/dev/stdout`, a socket, and any
+symlink (the link stays a link; its target gets the text). Renaming over these
+would replace a device node with a regular file (run as root, `-o /dev/null`
+breaks the machine) or a link with a copy.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tempfile
+
+
+class OutputError(Exception):
+    """The output could not be written; `str()` is the user-facing reason."""
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _write_through(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _write_atomically(path: str, text: str, existing: os.stat_result | None) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(
+        prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory
+    )
+    try:
+        mode = stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~_umask()
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def write_output(path: str, text: str) -> None:
+    """Write `text` to `path` (`-` is stdout), choosing the safe way for its kind."""
+    if path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        try:
+            existing: os.stat_result | None = os.lstat(path)
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            if stat.S_ISDIR(existing.st_mode):
+                raise IsADirectoryError(21, "Is a directory")
+            _write_through(path, text)
+        else:
+            _write_atomically(path, text, existing)
+    except OSError as error:
+        raise OutputError(
+            f"could not write output file '{path}': {error.strerror or error}"
+        ) from None
