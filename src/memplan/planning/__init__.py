@@ -13,8 +13,12 @@ from .best import best
 from .dsa_csv import read_dsa_csv, write_plan_csv
 from .exact import exact
 from .greedy import ORDERS, PREORDERS, buffer_order, greedy, place_in_order, skyline_offsets
-from .problem import Buffer, Plan, PlanInputError, Problem
+from .problem import Buffer, Plan, PlanInputError, Problem, Progress, no_progress
 from .validate import PlanValidationError, validate_plan
+
+#: The strategies by name; all are called ``f(problem, *, capacity=None,
+#: time_limit=..., seed=0, progress=no_progress)``.
+STRATEGIES = {"greedy": greedy, "best": best, "exact": exact}
 
 __all__ = [
     "Buffer",
@@ -23,11 +27,14 @@ __all__ = [
     "Plan",
     "PlanInputError",
     "PlanValidationError",
+    "STRATEGIES",
     "Problem",
+    "Progress",
     "best",
     "buffer_order",
     "exact",
     "greedy",
+    "no_progress",
     "place_in_order",
     "read_dsa_csv",
     "skyline_offsets",

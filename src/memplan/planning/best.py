@@ -43,7 +43,7 @@ from .greedy import (
     skyline_keys_fit,
     skyline_offsets,
 )
-from .problem import Plan, Problem
+from .problem import Plan, Problem, Progress, no_progress
 from .validate import validate_plan
 
 #: Largest problem on which best also runs short exact searches.
@@ -155,20 +155,24 @@ def _order_search(
 
 def best(
     problem: Problem,
-    time_limit: float = 3.0,
     *,
     capacity: int | None = None,
+    time_limit: float = 3.0,
     seed: int = 0,
+    progress: Progress = no_progress,
 ) -> Plan:
     """Smallest pool found within about ``time_limit`` seconds; never worse than
     :func:`~memplan.planning.greedy.greedy`, which (with its second pass) always runs
-    to completion. The plan is validated."""
+    to completion. The plan is validated. It stops early once the pool is at most
+    ``capacity`` (or the lower bound); ``seed`` drives the random moves;
+    ``progress`` is called with the best pool size so far each time it
+    shrinks."""
     started = time.monotonic()
     deadline = started + time_limit
     lower = problem.lower_bound()
     goal = lower if capacity is None else max(lower, capacity)
     # Start from what greedy returns, so best is never worse than greedy.
-    start = greedy(problem)
+    start = greedy(problem, progress=progress)
     greedy_seconds = time.monotonic() - started
     best_offsets, best_pool, best_name = start.offsets, start.pool_size, start.strategy
     # A best-fit pass over all buffers: the order search's replans cost about this
@@ -180,6 +184,7 @@ def best(
         seconds_per_buffer = max(seconds_per_buffer, (time.monotonic() - clock) / len(problem))
         if second.pool_size < best_pool:
             best_offsets, best_pool, best_name = second.offsets, second.pool_size, second.strategy
+            progress(best_pool)
     # The other constructions only when greedy was cheap against the budget: on large
     # traces (S_1: 1.0-1.7 s a construction) the time is better spent on the order
     # search. On conflict graphs the skyline runs up to SKYLINE_MAX_BUFFERS, as in
@@ -192,6 +197,7 @@ def best(
             pool = _pool(problem, offsets)
             if pool < best_pool:
                 best_offsets, best_pool, best_name = offsets, pool, f"greedy:{name}"
+                progress(best_pool)
         small_enough = problem.has_intervals or len(problem) <= SKYLINE_MAX_BUFFERS
         if small_enough and skyline_keys_fit(problem):
             for preorder in PREORDERS[:-1]:
@@ -201,6 +207,7 @@ def best(
                 pool = _pool(problem, offsets)
                 if pool < best_pool:
                     best_offsets, best_pool, best_name = offsets, pool, f"skyline:{preorder}"
+                    progress(best_pool)
     n = len(problem)
     rounds = improvements = searches = replanned = 0
     searchable = n <= SEARCH_MAX_BUFFERS and problem.conflict_count() <= MAX_SEARCH_CONFLICTS
@@ -212,6 +219,7 @@ def best(
         if searched.pool < best_pool:
             improvements += searched.improvements
             best_offsets, best_pool = searched.offsets, searched.pool
+            progress(best_pool)
     if searchable:
         # Capacity ladder: aim halfway between the bound and the best pool; on success
         # aim lower, on failure (or timeout) aim closer to the best pool.
@@ -224,6 +232,7 @@ def best(
             if result.offsets is not None:
                 best_offsets = result.offsets
                 best_pool = _pool(problem, best_offsets)
+                progress(best_pool)
                 improvements += 1
             else:
                 low = target + 1

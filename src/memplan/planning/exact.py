@@ -52,7 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .greedy import PREORDERS, greedy, preorder_ranks
-from .problem import Plan, Problem, align_up
+from .problem import Plan, Problem, Progress, align_up, no_progress
 from .validate import validate_plan
 
 _UNBANNED = -1
@@ -701,14 +701,17 @@ def fits_within(
 
 def exact(
     problem: Problem,
+    *,
     capacity: int | None = None,
     time_limit: float = 10.0,
-    *,
-    initial: Plan | None = None,
     seed: int = 0,
+    progress: Progress = no_progress,
+    initial: Plan | None = None,
 ) -> Plan:
     """Smallest plan the search can find (and prove) within ``time_limit`` seconds.
-    ``seed`` picks the restarts' random perturbations (see :func:`fits_within`).
+    ``seed`` picks the restarts' random perturbations (see :func:`fits_within`);
+    ``progress`` is called with the best pool size so far each time it
+    shrinks.
 
     With ``capacity``, stop at the first plan that fits it. Without, start from the
     lower bound and raise it until a plan is found, or lower the best known pool size
@@ -720,7 +723,7 @@ def exact(
     start = time.monotonic()
     deadline = start + time_limit
     lower = problem.lower_bound()
-    known = initial if initial is not None else greedy(problem)
+    known = initial if initial is not None else greedy(problem, progress=progress)
     best_offsets = known.offsets
     best_pool = known.pool_size
     stats = {"nodes": 0, "lower_bound": lower, "capacity": capacity, "capacity_met": None}
@@ -748,6 +751,7 @@ def exact(
             result = attempt(capacity)
             if result.offsets is not None:
                 best_offsets, best_pool = result.offsets, int((result.offsets + problem.sizes).max(initial=0))
+                progress(best_pool)
                 stats["capacity_met"] = True
             else:
                 stats["capacity_met"] = False
@@ -762,6 +766,7 @@ def exact(
             if result.offsets is not None:
                 best_offsets = result.offsets
                 best_pool = int((result.offsets + problem.sizes).max(initial=0))
+                progress(best_pool)
             elif result.proven_infeasible:
                 proven_floor = target + 1
             else:

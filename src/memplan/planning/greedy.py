@@ -22,12 +22,13 @@ adjacency lists.
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Sequence
 
 import numpy as np
 
-from .problem import Plan, Problem, align_up
+from .problem import Plan, Problem, Progress, align_up, no_progress
 from .validate import validate_plan
 
 #: Orders :func:`greedy` knows by name; see :func:`buffer_order`.
@@ -345,8 +346,23 @@ def second_pass(plan: Plan) -> Plan:
     return second if second.pool_size < plan.pool_size else plan
 
 
-def greedy(problem: Problem, order: str | Sequence[int] = "auto") -> Plan:
+def greedy(
+    problem: Problem,
+    *,
+    capacity: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+    progress: Progress = no_progress,
+    order: str | Sequence[int] = "auto",
+) -> Plan:
     """Plan greedily and validate the plan.
+
+    ``capacity``, ``time_limit``, ``seed`` and ``progress`` are those of
+    :func:`~memplan.planning.best.best` and :func:`~memplan.planning.exact.exact`, so
+    the three strategies are called alike. Greedy always finishes one construction;
+    the ``"auto"`` chain starts no further one once a plan fits ``capacity`` or
+    ``time_limit`` seconds have passed. It is deterministic: ``seed`` changes nothing.
+    ``progress`` is called with the pool size of each construction's plan.
 
     ``order``:
 
@@ -363,27 +379,30 @@ def greedy(problem: Problem, order: str | Sequence[int] = "auto") -> Plan:
     - a sequence of buffer indices: best fit in that order."""
     if isinstance(order, str):
         if order == "auto":
+            deadline = None if time_limit is None else time.monotonic() + time_limit
             limit = SKYLINE_MAX_INTERVAL_BUFFERS if problem.has_intervals else SKYLINE_MAX_BUFFERS
             if len(problem) > limit or not skyline_keys_fit(problem):
-                return greedy(problem, "size")
+                return greedy(problem, order="size", progress=progress)
             # Intervals: the skyline first, since on large traces there is time for
             # only one construction. Conflict graphs (from programs: small, few
             # buffers live at once) keep best fit first, the TFLite/XLA behaviour.
             chain = AUTO_INTERVAL_CHAIN if problem.has_intervals else AUTO_GRAPH_CHAIN
             good_enough = problem.lower_bound() * GOOD_ENOUGH
-            plan = greedy(problem, chain[0])
+            if capacity is not None:
+                good_enough = max(good_enough, capacity)
+            plan = greedy(problem, order=chain[0], progress=progress)
             for name in chain[1:]:
-                if plan.pool_size <= good_enough:
+                if plan.pool_size <= good_enough or (deadline is not None and time.monotonic() > deadline):
                     break
-                plan = min((plan, greedy(problem, name)), key=lambda other: other.pool_size)
+                plan = min((plan, greedy(problem, order=name, progress=progress)), key=lambda other: other.pool_size)
             return plan
         if order.endswith("+"):
-            return second_pass(greedy(problem, order[:-1]))
+            return _reported(second_pass(greedy(problem, order=order[:-1])), progress)
         if order == "skyline" or order.startswith("skyline:"):
             preorder = order.partition(":")[2] or "TWA"
             offsets = skyline_offsets(problem, preorder)
             validate_plan(problem, offsets)
-            return Plan(problem, offsets, f"greedy:skyline:{preorder}")
+            return _reported(Plan(problem, offsets, f"greedy:skyline:{preorder}"), progress)
         indices = buffer_order(problem, order)
         name = f"greedy:{order}"
     else:
@@ -393,4 +412,10 @@ def greedy(problem: Problem, order: str | Sequence[int] = "auto") -> Plan:
         name = "greedy:custom"
     offsets = place_in_order(problem, indices)
     validate_plan(problem, offsets)
-    return Plan(problem, offsets, name)
+    return _reported(Plan(problem, offsets, name), progress)
+
+
+def _reported(plan: Plan, progress: Progress) -> Plan:
+    """``plan``, after telling ``progress`` its pool size."""
+    progress(plan.pool_size)
+    return plan

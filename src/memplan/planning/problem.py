@@ -14,13 +14,22 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
 
 class PlanInputError(ValueError):
     """A problem description (a CSV file, a buffer) is malformed."""
+
+
+#: What the strategies call with the pool size of each better plan they find (for a
+#: progress display); :func:`no_progress` by default.
+Progress = Callable[[int], None]
+
+
+def no_progress(pool_size: int) -> None:
+    """The default :data:`Progress`: tell nobody."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +105,11 @@ class Problem:
     # -- construction ---------------------------------------------------------------
 
     @classmethod
-    def from_intervals(cls, buffers: Sequence[Buffer]) -> "Problem":
-        return cls(buffers)
+    def from_intervals(cls, buffers: Iterable[Buffer | tuple[int, int, int]], *, alignment: int = 1) -> "Problem":
+        """Buffers given as :class:`Buffer` or as plain ``(start, end, size)`` tuples
+        (lifetime ``[start, end)``; such a buffer's id is its index and its alignment
+        ``alignment``)."""
+        return cls([_as_buffer(index, item, alignment) for index, item in enumerate(buffers)])
 
     @classmethod
     def from_conflicts(cls, buffers: Sequence[Buffer], conflicts: Iterable[tuple[int, int]]) -> "Problem":
@@ -255,15 +267,32 @@ class Problem:
         return int(max(self.sizes[c].sum() for c in self.cliques))
 
 
+def _as_buffer(index: int, item: Buffer | tuple[int, int, int], alignment: int) -> Buffer:
+    if isinstance(item, Buffer):
+        return item
+    try:
+        start, end, size = item
+    except (TypeError, ValueError):
+        raise PlanInputError(f"buffer {index}: expected a Buffer or a (start, end, size) tuple, got {item!r}") from None
+    return Buffer(str(index), size, start, end, alignment)
+
+
 @dataclass(frozen=True)
 class Plan:
-    """Offsets for every buffer of ``problem`` (index-aligned) and what is known of it."""
+    """Offsets for every buffer of ``problem`` (index-aligned) and what is known of it.
+
+    ``optimal`` says the pool size is proven minimal; a plan whose pool meets the
+    problem's lower bound is optimal whatever its strategy claimed."""
 
     problem: Problem
     offsets: np.ndarray
     strategy: str
     optimal: bool = False
     stats: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.optimal and self.pool_size <= self.problem.lower_bound():
+            object.__setattr__(self, "optimal", True)
 
     @property
     def pool_size(self) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from memplan.planning import Plan, PlanInputError, greedy, read_dsa_csv, write_plan_csv
@@ -60,11 +61,12 @@ def test_failed_write_leaves_no_file(tmp_path):
     class Boom(Exception):
         pass
 
-    class Exploding:
+    class Exploding(np.ndarray):
         def tolist(self):
             raise Boom
 
+    offsets = np.zeros(len(problem), dtype=np.int64).view(Exploding)
     with pytest.raises(Boom):
-        write_plan_csv(target, Plan(problem, Exploding(), "test"))  # type: ignore[arg-type]
+        write_plan_csv(target, Plan(problem, offsets, "test"))
     assert target.read_text() == "previous"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.csv", "out.csv"]

@@ -24,7 +24,7 @@ from planning_cases import graph_problems, interval_problems, overlapping_pairs
 @settings(max_examples=120, deadline=None)
 def test_greedy_plans_are_valid_and_not_below_the_bound(problem):
     for order in ORDERS:
-        plan = greedy(problem, order)
+        plan = greedy(problem, order=order)
         assert not overlapping_pairs(problem, plan.offsets)
         assert np.all(plan.offsets % problem.alignments == 0)
         assert plan.pool_size >= problem.lower_bound()
@@ -48,7 +48,7 @@ def test_buffers_go_on_top_when_no_gap_holds_them():
             Buffer("three", 3, 1, 2),
         ]
     )
-    plan = greedy(problem, [0, 1, 2, 3, 4])
+    plan = greedy(problem, order=[0, 1, 2, 3, 4])
     # floor [0,10), pillar_low best-fit: no gap -> top 10 -> [10,19); pillar_high [19,27);
     # short (live 0..1, conflicts floor only) -> [10,16); three (1..2) conflicts floor,
     # pillars: gaps none below 27 -> top 27.
@@ -58,9 +58,9 @@ def test_buffers_go_on_top_when_no_gap_holds_them():
 def test_explicit_order_must_be_a_permutation():
     problem = Problem.from_intervals([Buffer("a", 1, 0, 1), Buffer("b", 1, 0, 1)])
     with pytest.raises(ValueError, match="exactly once"):
-        greedy(problem, [0, 0])
+        greedy(problem, order=[0, 0])
     with pytest.raises(ValueError, match="unknown greedy order"):
-        greedy(problem, "random")
+        greedy(problem, order="random")
 
 
 def test_best_fit_uses_the_smallest_of_two_gaps():
@@ -68,7 +68,7 @@ def test_best_fit_uses_the_smallest_of_two_gaps():
         [Buffer("x", 2, 0, 2), Buffer("y", 7, 0, 2), Buffer("z", 6, 0, 2), Buffer("w", 2, 0, 2)]
     )
     sizes_then_w = [1, 2, 0, 3]
-    plan = greedy(problem, sizes_then_w)  # y [0,7), z [7,13), x [13,15), w top [15,17)
+    plan = greedy(problem, order=sizes_then_w)  # y [0,7), z [7,13), x [13,15), w top [15,17)
     assert plan.offsets.tolist() == [13, 0, 7, 15]
     problem_with_gaps = Problem.from_intervals(
         [
@@ -82,7 +82,7 @@ def test_best_fit_uses_the_smallest_of_two_gaps():
     )
     # Place x, spacer3, y, spacer2, z in this order, then w (live only at time 1 when
     # the spacers are dead): gaps [2,5) and [12,14); w takes the tighter [12,14).
-    plan = greedy(problem_with_gaps, [0, 1, 2, 3, 4, 5])
+    plan = greedy(problem_with_gaps, order=[0, 1, 2, 3, 4, 5])
     assert plan.offsets.tolist()[:5] == [0, 2, 5, 12, 14]
     assert plan.offsets[5] == 12
 
@@ -105,7 +105,7 @@ def test_zero_size_buffers_sit_at_zero():
 @settings(max_examples=80, deadline=None)
 def test_skyline_plans_are_valid(problem):
     for preorder in ("WAT", "TAW", "TWA"):
-        plan = greedy(problem, f"skyline:{preorder}")
+        plan = greedy(problem, order=f"skyline:{preorder}")
         assert not overlapping_pairs(problem, plan.offsets)
         assert plan.pool_size >= problem.lower_bound()
 
@@ -113,7 +113,7 @@ def test_skyline_plans_are_valid(problem):
 @given(graph_problems())
 @settings(max_examples=60, deadline=None)
 def test_skyline_on_conflict_graphs(problem):
-    plan = greedy(problem, "skyline")
+    plan = greedy(problem, order="skyline")
     assert not overlapping_pairs(problem, plan.offsets)
 
 
@@ -124,7 +124,7 @@ def test_skyline_places_the_lowest_floor_first():
     problem = Problem.from_intervals(
         [Buffer("long", 3, 0, 4), Buffer("left", 5, 0, 2), Buffer("right", 5, 2, 4), Buffer("tall", 6, 1, 3)]
     )
-    plan = greedy(problem, "skyline")
+    plan = greedy(problem, order="skyline")
     assert plan.offsets[0] == 0
     assert not overlapping_pairs(problem, plan.offsets)
     assert plan.pool_size == 14 == problem.lower_bound()
@@ -134,9 +134,9 @@ def test_auto_keeps_the_smaller_of_best_fit_and_skyline():
     problem = Problem.from_intervals(
         [Buffer("a", 4, 0, 3), Buffer("b", 2, 1, 5), Buffer("c", 3, 3, 6), Buffer("d", 5, 5, 8)]
     )
-    by_size = greedy(problem, "size")
+    by_size = greedy(problem, order="size")
     auto = greedy(problem)
-    assert auto.pool_size == min(by_size.pool_size, greedy(problem, "skyline").pool_size)
+    assert auto.pool_size == min(by_size.pool_size, greedy(problem, order="skyline").pool_size)
     assert by_size.pool_size == 10 and auto.pool_size == 8
 
 
@@ -146,7 +146,7 @@ def test_huge_sizes_fall_back_to_best_fit():
     assert plan.strategy == "greedy:size"
     assert plan.offsets.tolist() in ([0, 2**61], [2**61, 0])
     with pytest.raises(ValueError, match="too large"):
-        greedy(problem, "skyline")
+        greedy(problem, order="skyline")
 
 
 def test_second_pass_puts_the_buffers_above_the_bound_first():
@@ -157,10 +157,10 @@ def test_second_pass_puts_the_buffers_above_the_bound_first():
     problem = Problem.from_intervals(
         [Buffer("a", 3, 0, 3), Buffer("b", 3, 2, 5), Buffer("c", 3, 3, 4), Buffer("d", 5, 4, 6), Buffer("e", 4, 1, 2)]
     )
-    first = greedy(problem, "size")
+    first = greedy(problem, order="size")
     assert first.offsets.tolist() == [4, 7, 0, 0, 0] and problem.lower_bound() == 8
     assert second_pass_order(problem, first.offsets).tolist() == [1, 3, 4, 2, 0]
-    second = greedy(problem, "size+")
+    second = greedy(problem, order="size+")
     assert second.strategy == "greedy:size+"
     assert second.offsets.tolist() == [4, 0, 3, 3, 0]
     assert second.pool_size == 8
@@ -168,7 +168,7 @@ def test_second_pass_puts_the_buffers_above_the_bound_first():
 
 def test_second_pass_keeps_a_plan_already_at_the_bound():
     problem = Problem.from_intervals([Buffer("a", 3, 0, 2), Buffer("b", 2, 1, 3)])
-    plan = greedy(problem, "skyline")
+    plan = greedy(problem, order="skyline")
     assert plan.pool_size == problem.lower_bound()
     assert second_pass(plan) is plan
 
@@ -180,7 +180,7 @@ def test_best_fit_in_a_plans_own_order_never_raises_a_buffer(problem):
     # it by offset all end at or below b's old offset, and by induction still do, so
     # best fit puts b into a bounded gap below them or on top of them: never higher.
     for name in ("skyline", "size", "breadth"):
-        plan = greedy(problem, name)
+        plan = greedy(problem, order=name)
         again = place_in_order(problem, np.lexsort((-problem.sizes, plan.offsets)))
         occupied = problem.sizes > 0
         assert np.all(again[occupied] <= plan.offsets[occupied])
@@ -196,7 +196,7 @@ def test_replanning_a_suffix_keeps_the_prefix(problem, data):
     # Kept from best fit of the same order, the suffix comes out the same.
     assert place_in_order(problem, order, keep=keep, offsets=full).tolist() == full.tolist()
     # Kept from any valid plan, the prefix stays and the whole is valid.
-    other = greedy(problem, "skyline").offsets
+    other = greedy(problem, order="skyline").offsets
     mixed = place_in_order(problem, order, keep=keep, offsets=other)
     kept = order[:keep]
     assert mixed[kept].tolist() == other[kept].tolist()
@@ -210,7 +210,7 @@ def test_replanning_a_suffix_on_conflict_graphs(problem, data):
     n = len(problem)
     order = np.array(data.draw(st.permutations(range(n))), dtype=np.int64)
     keep = data.draw(st.integers(min_value=0, max_value=n))
-    other = greedy(problem, "skyline").offsets
+    other = greedy(problem, order="skyline").offsets
     mixed = place_in_order(problem, order, keep=keep, offsets=other)
     assert mixed[order[:keep]].tolist() == other[order[:keep]].tolist()
     assert not overlapping_pairs(problem, mixed)
@@ -220,10 +220,10 @@ def test_replanning_a_suffix_on_conflict_graphs(problem, data):
 @settings(max_examples=80, deadline=None)
 def test_second_pass_is_valid_and_never_worse(problem):
     for order in ("size", "breadth", "skyline"):
-        plan = greedy(problem, order + "+")
+        plan = greedy(problem, order=order + "+")
         assert not overlapping_pairs(problem, plan.offsets)
         assert np.all(plan.offsets % problem.alignments == 0)
-        assert plan.pool_size <= greedy(problem, order).pool_size
+        assert plan.pool_size <= greedy(problem, order=order).pool_size
 
 
 @given(interval_problems(max_buffers=20, max_size=64))
@@ -231,7 +231,7 @@ def test_second_pass_is_valid_and_never_worse(problem):
 def test_auto_walks_its_chain_until_good_enough(problem):
     plan = greedy(problem)
     assert not overlapping_pairs(problem, plan.offsets)
-    pools = [greedy(problem, name).pool_size for name in AUTO_INTERVAL_CHAIN]
+    pools = [greedy(problem, order=name).pool_size for name in AUTO_INTERVAL_CHAIN]
     assert plan.pool_size <= pools[0]
     if plan.pool_size > problem.lower_bound() * GOOD_ENOUGH:
         assert plan.pool_size == min(pools)
