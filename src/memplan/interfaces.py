@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from typing import TypeVar
 
+from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
 from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.traits import (
@@ -35,6 +36,7 @@ __all__ = [
     "SuccessorOperands",
     "ViewLike",
     "attach_trait",
+    "buffer_operands_named",
     "captures_no_address",
     "get_interface",
     "memory_effects",
@@ -253,6 +255,17 @@ def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
         return tuple(values)
 
     return get
+
+
+def buffer_operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
+    """Like `operands_named`, keeping only memref-typed values: an op that takes a
+    tensor or a memref in the same operand touches memory only in memref form."""
+    get = operands_named(*names)
+
+    def buffers(op: Operation) -> tuple[SSAValue, ...]:
+        return tuple(v for v in get(op) if isinstance(v.type, MemRefType | UnrankedMemRefType))
+
+    return buffers
 
 
 def all_results(op: Operation) -> tuple[SSAValue, ...]:

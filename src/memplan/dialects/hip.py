@@ -26,22 +26,26 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    AnyFloatConstr,
     ArrayAttr,
     DYNAMIC_INDEX,
     I64,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
     i8,
 )
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    base,
     ParsePropInAttrDict,
     irdl_attr_definition,
     irdl_op_definition,
@@ -53,6 +57,7 @@ from xdsl.irdl import (
     var_operand_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.traits import MemoryWriteEffect
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
@@ -61,6 +66,7 @@ from memplan.interfaces import (
     StreamExecution,
     StreamSynchronization,
     all_results,
+    buffer_operands_named,
     operands_named,
 )
 
@@ -68,6 +74,7 @@ __all__ = [
     "KERNELS",
     "KERNEL_OPS",
     "AllocOp",
+    "AllocOutputOp",
     "ContextType",
     "ElementRule",
     "FreeOp",
@@ -77,6 +84,8 @@ __all__ = [
     "KernelOp",
     "KernelSpec",
     "LaunchOp",
+    "ReadbackDimOp",
+    "ReadbackScalarOp",
     "SynchronizeOp",
     "kernel_op",
 ]
@@ -760,6 +769,108 @@ class SynchronizeOp(IRDLOperation):
         _verify_context(self, self.ctx)
 
 
+# ------------------------------------------------- graph outputs and read-backs
+
+
+_TENSOR_OR_MEMREF = base(TensorType) | base(MemRefType)
+
+
+def _verify_dynamic_sizes(op: Operation, t: MemRefType, sizes: Sequence[SSAValue]) -> None:
+    """hip-ep's rule for `hip.alloc_output`: one size operand per `?` of the result."""
+    dynamic = sum(1 for d in t.get_shape() if d == DYNAMIC_INDEX)
+    if dynamic != len(sizes):
+        raise VerifyException(
+            f"{_op_prefix(op)} expected {dynamic} dynamic size operand(s), got {len(sizes)}"
+        )
+
+
+@irdl_op_definition
+class AllocOutputOp(IRDLOperation):
+    """`%out = hip.alloc_output(%ctx, %d0, ...) {out_idx = N : i64} : memref<..>`.
+
+    The buffer of graph output `out_idx`, from the runtime's output allocator. It is
+    deliberately NOT an allocation: the runtime owns it (it leaves the graph), so no
+    planner may pool it, give its bytes away or free it, and it has no
+    `PlannableAllocation` model. Like hip-ep, it declares a WRITE not tied to a
+    value (it changes the allocator's state): no cleanup pass deletes or merges it.
+    """
+
+    name = "hip.alloc_output"
+
+    ctx = operand_def(ContextType)
+    dynamic_sizes = var_operand_def(IndexType)
+    out_idx = prop_def(IntegerAttr[I64])
+    memref = result_def(MemRefType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "`(` $ctx (`,` $dynamic_sizes^)? `)` attr-dict `:` type($memref)"
+
+    def __init__(
+        self,
+        ctx: SSAValue | Operation,
+        result_type: MemRefType,
+        out_idx: int,
+        dynamic_sizes: Sequence[SSAValue | Operation] = (),
+    ):
+        super().__init__(
+            operands=(ctx, dynamic_sizes),
+            result_types=(result_type,),
+            properties={"out_idx": IntegerAttr(out_idx, 64)},
+        )
+
+    def verify_(self) -> None:
+        assert isinstance(self.memref.type, MemRefType)
+        _verify_dynamic_sizes(self, self.memref.type, self.dynamic_sizes)
+
+
+class _ReadbackOp(IRDLOperation):
+    """`%v = hip.<readback>(%ctx, %scalar : memref<..>) attr-dict -> T`.
+
+    The host first waits for `%ctx`'s stream (`StreamSynchronization(0)`), so the
+    kernel that wrote `%scalar` has completed, then copies the value back. These are
+    hip-ep's synchronizing points: after one, every device access enqueued before it
+    has completed, exactly as after memplan's `hip.synchronize`. The read is a host
+    access, tied to `%scalar` in memref form; in tensor form (before bufferization)
+    no memory is touched yet.
+    """
+
+    ctx = operand_def(ContextType)
+    scalar = operand_def(_TENSOR_OR_MEMREF)
+
+    traits = traits_def(
+        StreamSynchronization(0), OperandEffects(reads=buffer_operands_named("scalar"))
+    )
+    assembly_format = (
+        "`(` $ctx `,` $scalar `:` type($scalar) `)` attr-dict `->` type($result)"
+    )
+
+    def __init__(self, ctx: SSAValue | Operation, scalar: SSAValue | Operation,
+                 result_type: Attribute):
+        super().__init__(operands=(ctx, scalar), result_types=(result_type,))
+
+
+@irdl_op_definition
+class ReadbackScalarOp(_ReadbackOp):
+    """`%v = hip.readback_scalar(%ctx, %buf : memref<i64>) -> i64`: a device scalar
+    of any integer, float or index type back to the host, same type; see
+    `_ReadbackOp`."""
+
+    name = "hip.readback_scalar"
+
+    result = result_def(base(IntegerType) | base(IndexType) | AnyFloatConstr)
+
+
+@irdl_op_definition
+class ReadbackDimOp(_ReadbackOp):
+    """`%n = hip.readback_dim(%ctx, %count : memref<i32>) -> index`: a device extent
+    back to the host as an index; see `_ReadbackOp`."""
+
+    name = "hip.readback_dim"
+
+    result = result_def(IndexType)
+
+
 Hip = Dialect(
     "hip",
     [
@@ -770,6 +881,9 @@ Hip = Dialect(
         AllocOp,
         FreeOp,
         SynchronizeOp,
+        AllocOutputOp,
+        ReadbackScalarOp,
+        ReadbackDimOp,
     ],
     [ContextType],
 )

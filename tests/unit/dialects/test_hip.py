@@ -20,6 +20,7 @@ from memplan.dialects.hip import (
     KERNEL_OPS,
     KERNELS,
     AllocOp,
+    AllocOutputOp,
     ContextType,
     ElementRule,
     FreeOp,
@@ -33,6 +34,7 @@ from memplan.dialects.hip import (
 from memplan.interfaces import (
     MemoryEffectKind,
     memory_effects,
+    plannable_allocation,
     stream_of,
     synchronized_stream,
 )
@@ -353,6 +355,48 @@ def test_dce_drops_an_unused_allocation_but_not_kernels_or_syncs():
     module = Parser(ctx, text).parse_module()
     DeadCodeElimination().apply(ctx, module)
     assert [op.name for op in body_ops(module)] == ["hip.synchronize", "hip.relu"]
+
+
+def test_readbacks_synchronize_then_read_on_the_host():
+    text = in_func(
+        "%v = hip.readback_scalar(%ctx, %b : memref<i64>) -> i64",
+        "%d = hip.readback_dim(%ctx, %c : memref<i32>) -> index",
+        "%w = hip.readback_scalar(%ctx, %t : tensor<f32>) -> f32",
+        args="%ctx: !hip.context, %b: memref<i64>, %c: memref<i32>, %t: tensor<f32>",
+    )
+    module = assert_round_trips(text)
+    ctx = module.body.block.first_op.body.block.args[0]
+    scalar, dim, tensor_form = body_ops(module)
+    for op in (scalar, dim, tensor_form):
+        assert synchronized_stream(op) is ctx, op.name
+        assert stream_of(op) is None, op.name
+    assert effects_of(scalar) == {(MemoryEffectKind.READ, "b")}
+    assert effects_of(dim) == {(MemoryEffectKind.READ, "c")}
+    assert effects_of(tensor_form) == set()
+
+
+def test_alloc_output_writes_and_is_no_allocation():
+    text = in_func(
+        "%o = hip.alloc_output(%ctx, %n) {out_idx = 0 : i64} : memref<?x4xf16>",
+        "%p = hip.alloc_output(%ctx, %n) {out_idx = 0 : i64} : memref<?x4xf16>",
+        "%q = hip.alloc_output(%ctx) {out_idx = 1 : i64} : memref<4xf16>",
+    )
+    module = assert_round_trips(text)
+    out, _, _ = body_ops(module)
+    assert effects_of(out) == {(MemoryEffectKind.WRITE, None)}
+    assert plannable_allocation(out) is None
+    assert out.out_idx.value.data == 0
+    ctx = make_context()
+    CommonSubexpressionElimination().apply(ctx, module)
+    DeadCodeElimination().apply(ctx, module)
+    assert [op.name for op in body_ops(module)] == ["hip.alloc_output"] * 3
+
+
+def test_alloc_output_builder():
+    ctx_arg = Block(arg_types=[ContextType(), IndexType()]).args
+    op = AllocOutputOp(ctx_arg[0], MemRefType(f32, [DYNAMIC_INDEX, 4]), 2, [ctx_arg[1]])
+    op.verify()
+    assert show(op).endswith("{out_idx = 2 : i64} : memref<?x4xf32>")
 
 
 # -------------------------------------------------------------------- verifiers

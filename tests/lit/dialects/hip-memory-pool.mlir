@@ -1,0 +1,33 @@
+// RUN: memplan-opt %s --split-input-file -p 'pool-allocs' | FileCheck %s
+
+// hip.alloc_output is a graph output the runtime owns: pool-allocs views the
+// memref.allocs into the pool and leaves the output buffer where it is.
+// CHECK-LABEL: func.func @alloc_output_never_pooled
+// CHECK-SAME:    hipdnn.buffer_count = 1 : i64
+// CHECK:         %[[OUT:.+]] = hip.alloc_output(%{{.+}}) {out_idx = 0 : i64} : memref<64xf32>
+// CHECK:         %[[POOL:.+]] = hip.get_pool
+// CHECK:         %[[T:.+]] = memref.view %[[POOL]]
+// CHECK:         hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[T]] : memref<64xf32>)
+// CHECK:         hip.relu(%{{.+}}) ins(%[[T]] : memref<64xf32>) outs(%[[OUT]] : memref<64xf32>)
+// CHECK:         return %[[OUT]]
+func.func @alloc_output_never_pooled(%ctx: !hip.context, %in: memref<64xf32>) -> memref<64xf32> {
+  %out = hip.alloc_output(%ctx) {out_idx = 0 : i64} : memref<64xf32>
+  %t = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  hip.relu(%ctx) ins(%t : memref<64xf32>) outs(%out : memref<64xf32>)
+  return %out : memref<64xf32>
+}
+
+// -----
+
+// Only alloc_outputs: nothing to pool, no pool.
+// CHECK-LABEL: func.func @only_outputs
+// CHECK-NOT:     hip.get_pool
+// CHECK:         hip.alloc_output(%{{.+}}, %{{.+}}) {out_idx = 0 : i64} : memref<?xf32>
+// CHECK:         hip.alloc_output(%{{.+}}) {out_idx = 1 : i64} : memref<4xf32>
+func.func @only_outputs(%ctx: !hip.context, %n: index, %in: memref<?xf32>) -> (memref<?xf32>, memref<4xf32>) {
+  %a = hip.alloc_output(%ctx, %n) {out_idx = 0 : i64} : memref<?xf32>
+  %b = hip.alloc_output(%ctx) {out_idx = 1 : i64} : memref<4xf32>
+  hip.relu(%ctx) ins(%in : memref<?xf32>) outs(%a : memref<?xf32>)
+  return %a, %b : memref<?xf32>, memref<4xf32>
+}
