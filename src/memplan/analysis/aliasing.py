@@ -14,7 +14,8 @@ questions the memory analyses ask, from the interface alone:
   of uses of the root and its views.
 
 `static_bytes(type)` gives the bytes a statically shaped buffer type spans, for the
-passes that compare or pack buffers.
+passes that compare or pack buffers, with elements sized by the data layout
+(`memplan.analysis.data_layout.alloc_size`).
 """
 
 from __future__ import annotations
@@ -22,19 +23,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import (
-    AnyFloat,
-    IndexType,
-    IntegerType,
-    MemRefType,
-    NoneAttr,
-)
+from xdsl.dialects.builtin import MemRefType, NoneAttr
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+
+from memplan.analysis.data_layout import alloc_size
 
 from memplan.interfaces import ViewLike, get_interface
 
 __all__ = [
-    "INDEX_BYTES",
     "AliasUse",
     "alias_uses",
     "aliases_of",
@@ -44,8 +40,9 @@ __all__ = [
     "view_of",
 ]
 
-INDEX_BYTES = 8
-"""The size of `index` in memory (a 64-bit target, as hip-ep's)."""
+element_bytes = alloc_size
+"""Bytes per element: the data layout's alloc size (`memplan.analysis.data_layout`),
+under the name the passes import."""
 
 
 def view_of(op: Operation) -> tuple[SSAValue, int] | None:
@@ -108,17 +105,6 @@ def aliases_of(root: SSAValue) -> list[SSAValue]:
     return values
 
 
-def element_bytes(element_type: Attribute) -> int | None:
-    """Bytes per element of an integer, index or float type; None for others."""
-    if isinstance(element_type, IntegerType):
-        return (element_type.width.data + 7) // 8
-    if isinstance(element_type, IndexType):
-        return INDEX_BYTES
-    if isinstance(element_type, AnyFloat):
-        return (element_type.bitwidth + 7) // 8
-    return None
-
-
 def static_bytes(memref_type: Attribute) -> int | None:
     """The bytes of a static, identity-layout memref type; None otherwise."""
     if (
@@ -127,7 +113,7 @@ def static_bytes(memref_type: Attribute) -> int | None:
         or not memref_type.has_static_shape()
     ):
         return None
-    width = element_bytes(memref_type.element_type)
+    width = alloc_size(memref_type.element_type)
     if width is None:
         return None
     return width * memref_type.element_count()

@@ -16,10 +16,7 @@ from itertools import count
 import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
+    ComplexType,
     IndexType,
     IntegerType,
     MemRefType,
@@ -27,32 +24,40 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import InterpretationError
 
+from memplan.analysis.data_layout import alloc_size
+
 __all__ = ["Allocation", "MemRefValue", "contiguous_strides", "dtype_of"]
 
 _ids = count()
 
 
 def dtype_of(element: Attribute) -> np.dtype:
-    """The numpy storage type of a memref element type (bf16 is stored as 2-byte
-    floats: the interpreter needs its size, not its rounding)."""
-    if isinstance(element, IndexType):
-        return np.dtype(np.int64)
-    if isinstance(element, IntegerType):
-        width = element.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
-        for bits, dtype in ((8, np.int8), (16, np.int16), (32, np.int32), (64, np.int64)):
-            if width <= bits:
-                return np.dtype(dtype)
-    if isinstance(element, Float16Type | BFloat16Type):
-        return np.dtype(np.float16)
-    if isinstance(element, Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(element, Float64Type):
-        return np.dtype(np.float64)
-    if isinstance(element, AnyFloat):
-        return np.dtype(np.float32)
-    raise InterpretationError(f"unsupported memref element type {element}")
+    """The numpy storage type of a memref element type: one of the size the data
+    layout gives it (`alloc_size`), so views, pool slots and scratch offsets land on
+    the bytes the planner and the checker reckon with. bf16 is stored as a 2-byte
+    float (the interpreter needs its size, not its rounding), f80 as the platform's
+    16-byte long double."""
+    size = alloc_size(element)
+    dtype: np.dtype | None = None
+    if isinstance(element, IntegerType) and element.width.data == 1:
+        dtype = np.dtype(np.bool_)
+    elif isinstance(element, IntegerType | IndexType):
+        dtype = _INTEGERS.get(size)  # type: ignore[arg-type]
+    elif isinstance(element, AnyFloat) and element.bitwidth >= 16:
+        dtype = _FLOATS.get(size)  # type: ignore[arg-type]
+    elif isinstance(element, ComplexType) and isinstance(element.element_type, AnyFloat):
+        dtype = _COMPLEX.get(size)  # type: ignore[arg-type]
+    if dtype is None or dtype.itemsize != size:
+        raise InterpretationError(f"unsupported memref element type {element}")
+    return dtype
+
+
+_INTEGERS = {1: np.dtype(np.int8), 2: np.dtype(np.int16), 4: np.dtype(np.int32),
+             8: np.dtype(np.int64)}
+_FLOATS = {2: np.dtype(np.float16), 4: np.dtype(np.float32), 8: np.dtype(np.float64),
+           16: np.dtype(np.longdouble)}
+_COMPLEX = {8: np.dtype(np.complex64), 16: np.dtype(np.complex128),
+            32: np.dtype(np.clongdouble)}
 
 
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:

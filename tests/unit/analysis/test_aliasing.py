@@ -18,7 +18,6 @@ from xdsl.traits import NoMemoryEffect
 from memplan.analysis.aliasing import (
     alias_uses,
     aliases_of,
-    element_bytes,
     root_of,
     static_bytes,
 )
@@ -105,13 +104,6 @@ def test_an_operand_that_is_not_the_view_source_is_a_plain_use():
     uses = list(alias_uses(v["arg"]))
     assert [(u.user.name, u.is_view) for u in uses] == [("atest.view_second", False)]
     assert aliases_of(v["arg"]) == [v["arg"]]
-
-
-@pytest.mark.parametrize(
-    "element, expected", [(i32, 4), (i64, 8), (i1, 1), (f16, 2), (IndexType(), 8)]
-)
-def test_element_bytes(element, expected):
-    assert element_bytes(element) == expected
 
 
 def test_static_bytes_only_for_static_identity_layouts():
