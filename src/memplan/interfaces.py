@@ -97,23 +97,66 @@ def memory_effects(op: Operation) -> Set[EffectInstance] | None:
 
 
 @dataclass(frozen=True)
+class ViewBytes:
+    """Where a view's result lies in its source, in bytes from the source's aligned
+    pointer, as `memplan.analysis.byte_ranges.Linear` expressions: `shift` moves
+    the pointer, the result reaches `[start, end)`. None: not known (`end` None: up
+    to the source's end)."""
+
+    shift: object | None
+    start: object | None
+    end: object | None
+
+
+@dataclass(frozen=True)
 class ViewLike(OpTrait):
     """The op's first result is a view of the buffer in operand `source_index`.
 
     Accesses through the result are accesses to the source's bytes, so liveness and
-    ordering follow views back to their root buffer.
+    ordering follow views back to their root buffer. `bytes` is the op's byte-range
+    model (`byte_range`); without one the result may reach any byte of the source.
+    `places`: the result is a buffer of its own placed in the source's bytes (a
+    typed buffer at a byte shift, a new layout on an allocation: how planners place
+    buffers), not a part of the source's contents.
     """
 
     source_index: int = 0
+    bytes: Callable[[Operation], ViewBytes | None] | None = None
+    places: bool = False
 
     def view_source(self, op: Operation) -> SSAValue:
         return op.operands[self.source_index]
+
+    def byte_range(self, op: Operation) -> ViewBytes | None:
+        """Which bytes of the source the result reaches (None: any)."""
+        return None if self.bytes is None else self.bytes(op)
 
 
 def view_source(op: Operation) -> SSAValue | None:
     """The buffer `op` views, or None when `op` is not a view."""
     trait = get_interface(op, ViewLike)
     return trait.view_source(op) if trait is not None else None
+
+
+@dataclass(frozen=True)
+class HostInlineRegions(OpTrait):
+    """The op runs its regions on the host, inline: they are done when it returns,
+    and an access in them is an access by the host at the op (DESIGN.md section 2).
+
+    `repeats`: a region may run several times per execution of the op (a loop,
+    whose regions run in order each time: `scf.while`'s condition, then its body);
+    `exclusive`: at most one of its regions runs per execution (a branch). An op
+    with regions that does not declare this (`gpu.launch`, an unregistered op) may
+    run its regions later or elsewhere: a buffer used inside it escapes.
+    """
+
+    repeats: bool = False
+    exclusive: bool = False
+
+
+def host_inline_regions(op: Operation) -> HostInlineRegions | None:
+    """How `op` runs its regions when it declares that it runs them inline."""
+    return get_interface(op, HostInlineRegions)
 
 
 @dataclass(frozen=True)

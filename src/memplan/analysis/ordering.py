@@ -19,10 +19,13 @@ What the analysis records, for each buffer root of a block (`BlockOrdering.info`
   kind (a read or write effect tied to the value, `memplan.interfaces.memory_effects`)
   and where it runs (host, or the stream of `memplan.interfaces.stream_of`). An
   access inside a nested region (a loop or branch body) counts at the op of the
-  block that contains it, so a loop keeps its buffers busy for the whole loop;
+  block that contains it, so a loop keeps its buffers busy for the whole loop, when
+  every op around it declares `HostInlineRegions` (`memplan.analysis.regions`);
 - why the buffer *escapes*, if it does: a user with unknown effects (an
   unregistered op among them), an effect not tied to a value, an op with regions
-  that receives it, a nested terminator that yields it, an op that may return an
+  that receives it, a use inside an op that may run its regions later or elsewhere
+  (one that does not declare `HostInlineRegions`), a nested terminator that yields
+  it, an op that may return an
   alias of it, an op with no effect tied to it that does not declare
   `NoAddressCapture` (it may turn the address into an integer or store it as a
   value), a use in another block. An escaping buffer may never share bytes;
@@ -71,6 +74,7 @@ from xdsl.traits import IsTerminator
 
 from memplan.analysis.aliasing import alias_uses
 from memplan.analysis.equivalence import op_name
+from memplan.analysis.regions import deferring_ancestor
 from memplan.diagnostics import location_of
 from memplan.interfaces import (
     ALL_STREAMS,
@@ -327,6 +331,11 @@ class BlockOrdering:
             i = self.index(user)
             if i is None:
                 escapes(user, f"used by '{op_name(user)}' outside its block")
+                continue
+            deferred = deferring_ancestor(user, self.block)
+            if deferred is not None:
+                escapes(deferred, f"used inside '{op_name(deferred)}', which does not declare "
+                        "that it runs its regions inline on the host")
                 continue
             if use.is_view:
                 last_use = max(last_use, i)

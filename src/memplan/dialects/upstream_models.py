@@ -8,12 +8,14 @@ follow buffers without knowing op names. Importing this module attaches them.
 
 from __future__ import annotations
 
-from xdsl.dialects import cf, func, memref
+from xdsl.dialects import cf, func, memref, scf
 from xdsl.traits import NoMemoryEffect
 from xdsl.ir import Operation
 
+from memplan.analysis.byte_ranges import PLACING_VIEWS, VIEW_MODELS
 from memplan.printing.structure import DefaultDialect
 from memplan.interfaces import (
+    HostInlineRegions,
     NoAddressCapture,
     OperandEffects,
     SuccessorOperands,
@@ -56,6 +58,17 @@ _EFFECTS: dict[type, OperandEffects] = {
 _METADATA_ONLY: tuple[type, ...] = (memref.DimOp, memref.RankOp)
 
 
+# The structured control flow that runs its regions on the host, inline. `scf.parallel`
+# and `scf.forall` are not among them: their iterations may run at the same time.
+_INLINE_REGIONS: dict[type, HostInlineRegions] = {
+    scf.ForOp: HostInlineRegions(repeats=True),
+    scf.WhileOp: HostInlineRegions(repeats=True),
+    scf.IfOp: HostInlineRegions(exclusive=True),
+    scf.IndexSwitchOp: HostInlineRegions(exclusive=True),
+    scf.ExecuteRegionOp: HostInlineRegions(),
+}
+
+
 def _alloc_alignment(op: Operation) -> int | None:
     assert isinstance(op, memref.AllocOp)
     return None if op.alignment is None else op.alignment.value.data
@@ -73,11 +86,13 @@ _PLANNABLE: dict[type, PlannableAllocation] = {
 def _attach() -> None:
     for op_type, field in _VIEW_SOURCES.items():
         index = [name for name, _ in op_type.get_irdl_definition().operands].index(field)
-        attach_trait(op_type, ViewLike(index))
+        attach_trait(op_type, ViewLike(index, VIEW_MODELS[op_type], op_type in PLACING_VIEWS))
     for op_type, effects in _EFFECTS.items():
         attach_trait(op_type, effects)
     for op_type, allocation in _PLANNABLE.items():
         attach_trait(op_type, allocation)
+    for op_type, inline in _INLINE_REGIONS.items():
+        attach_trait(op_type, inline)
     for op_type in _METADATA_ONLY:
         attach_trait(op_type, NoAddressCapture())
     attach_trait(func.FuncOp, DefaultDialect("func"))

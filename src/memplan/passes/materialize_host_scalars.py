@@ -18,8 +18,9 @@ effects tied to their operands, frees, views, ops that read only metadata
 op: host and device are told apart by `StreamExecution`.
 
 A function that already takes host scratch reuses it (the runtime has one per
-context): new buffers go after the bytes its constant-offset views use, and the
-scratch grows; when those bytes are not known the function is left alone.
+context): new buffers go after the bytes its uses reach through any chain of views
+(`memplan.analysis.byte_ranges.constant_reach`), and the scratch grows; when those
+bytes are not known the function is left alone.
 
 This alone does not remove the host/device race of DESIGN.md section 2: a 32-element
 host-fed buffer stays in device memory. Docs: docs/design/materialize-host-scalars.md.
@@ -44,6 +45,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike
 
 from memplan.analysis.aliasing import static_bytes
+from memplan.analysis.byte_ranges import constant_reach
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
 from memplan.dialects.hip import ContextType, GetHostScratchOp
 from memplan.interfaces import plannable_allocation
@@ -109,9 +111,9 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         self, function: Operation, context: SSAValue, existing: list[GetHostScratchOp]
     ) -> tuple[GetHostScratchOp, int, int] | None:
         """The function's own scratch op, its constant size and the end of the bytes
-        its views use, when new buffers can go after them: one scratch, taken in the
-        entry block from `context` with a constant size, every use a `memref.view`
-        with a constant byte shift and a static size. None (and a remark) when not."""
+        its uses reach, when new buffers can go after them: one scratch, taken in the
+        entry block from `context` with a constant size, every alias of it reaching
+        constant bytes. None (and a remark) when not."""
         why = None
         if len(existing) > 1:
             why = (
@@ -126,18 +128,13 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             why = "its host scratch has a size that is not a constant, so it cannot be grown"
         if why is None:
             scratch = existing[0]
-            end = 0
-            for use in scratch.result.uses:
-                extent = _view_extent(use.operation, scratch.result)
-                if extent is None:
-                    why = (
-                        f"'{use.operation.name}' uses its host scratch at bytes that are "
-                        "not constant; new buffers could overlap them"
-                    )
-                    break
-                end = max(end, extent)
-            else:
+            end, unknown = constant_reach(scratch.result, size)
+            if unknown is None:
                 return scratch, size, end
+            why = (
+                f"'{unknown.owner.name}' uses its host scratch at bytes that are "
+                "not constant; new buffers could overlap them"
+            )
         self._remark(function, f"function left alone: {why}")
         return None
 
@@ -220,16 +217,3 @@ def _constant(value: SSAValue) -> int | None:
     """The integer a constant-like op (`ConstantLike`) gives `value`, else None."""
     attribute = ConstantLike.get_constant_value(value)
     return attribute.value.data if isinstance(attribute, IntegerAttr) else None
-
-
-def _view_extent(user: Operation, scratch: SSAValue) -> int | None:
-    """The end of the bytes a view of the scratch spans, when `user` is a
-    `memref.view` of it (what this pass makes) at a constant byte shift with a
-    static size; None for any other use."""
-    if not isinstance(user, memref.ViewOp) or user.source is not scratch:
-        return None
-    shift = _constant(user.byte_shift)
-    size = static_bytes(user.results[0].type)
-    if shift is None or size is None or shift < 0:
-        return None
-    return shift + size
