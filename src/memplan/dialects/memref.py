@@ -85,6 +85,9 @@ from xdsl.rewriter import Rewriter
 from xdsl.utils.bitwise_casts import is_power_of_two
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.dialects.memref_layout import strides_and_offset
+from memplan.dialects.memref_ops import NEW_OPS
+
 __all__ = [
     "ATOMIC_RMW_KINDS",
     "AtomicRMWOp",
@@ -114,16 +117,16 @@ def _dims_compatible(a: int, b: int) -> bool:
 
 
 def _strides_and_offset(t: MemRefType) -> tuple[list[int | None], int | None] | None:
-    """Strides and offset of a strided (or identity) layout, None entries dynamic.
-
-    Returns None for layouts that are not strided (affine maps); MLIR can still
-    compute strides for some of those, memplan treats them as incomparable.
-    """
-    if isinstance(t.layout, NoneAttr):
-        return list(t.get_strides() or ()), 0
-    if isinstance(t.layout, StridedLayoutAttr):
-        return list(t.layout.get_strides()), t.layout.get_offset()
-    return None
+    """Strides and offset of a strided layout, None entries dynamic; None for a
+    layout that is not strided (`memplan.dialects.memref_layout`)."""
+    layout = strides_and_offset(t)
+    if layout is None:
+        return None
+    strides, offset = layout
+    return (
+        [None if s == DYNAMIC_INDEX else s for s in strides],
+        None if offset == DYNAMIC_INDEX else offset,
+    )
 
 
 def _optional_dims_compatible(a: int | None, b: int | None) -> bool:
@@ -799,11 +802,12 @@ _REPLACEMENTS: dict[type[Operation], type[Operation]] = {
 
 MemRefMlirSyntax = Dialect(
     "memref",
-    [_REPLACEMENTS.get(op, op) for op in xmemref.MemRef.operations],
+    [_REPLACEMENTS.get(op, op) for op in xmemref.MemRef.operations] + list(NEW_OPS),
     list(xmemref.MemRef.attributes),
     list(xmemref.MemRef._interfaces),  # pyright: ignore[reportPrivateUsage]
 )
-"""xDSL's memref dialect with the ops above in place of xDSL's classes."""
+"""xDSL's memref dialect with the ops above in place of xDSL's classes, plus the ops
+xDSL lacks (`memplan.dialects.memref_ops`)."""
 
 
 def adopt_mlir_syntax(root: Operation) -> int:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Decimal
-from typing import cast
 
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     AnyFloat,
     IntegerAttr,
     MemRefType,
@@ -20,6 +20,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
+
+from memplan.dialects.memref_layout import affine_map_text, is_identity_layout
 
 
 
@@ -35,6 +37,8 @@ class MlirBuiltinPrinter(Printer):
       prints lower case.
     - MLIR rounds the 6-digit exponential form half away from zero
       (`3.140625 : bf16` prints `3.140630e+00`); xDSL rounds half to even.
+    - MLIR prints affine maps with precedence (`d0 * 4 + d1 - 3`), xDSL fully
+      parenthesized; MLIR drops an identity affine-map layout from memref types.
     MLIR reads xDSL's forms too; the fixes make the text identical to peer dumps.
 
     Every override defers to `super()`, so memplan's tool printer can derive from
@@ -54,8 +58,12 @@ class MlirBuiltinPrinter(Printer):
             super().print_float(value, type)
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if isinstance(attribute, MemRefType | UnrankedMemRefType) and _is_i64_int(
-            attribute.memory_space
+        if isinstance(attribute, AffineMapAttr):
+            self.print_string(f"affine_map<{affine_map_text(attribute.data)}>")
+            return
+        if isinstance(attribute, MemRefType | UnrankedMemRefType) and (
+            _is_i64_int(attribute.memory_space)
+            or (isinstance(attribute, MemRefType) and _identity_map(attribute))
         ):
             self._print_memref_type(attribute)
             return
@@ -69,11 +77,18 @@ class MlirBuiltinPrinter(Printer):
             self.print_dimension_list(t.get_shape())
             self.print_string("x")
         self.print_attribute(t.element_type)
-        if isinstance(t, MemRefType) and not isinstance(t.layout, NoneAttr):
+        if isinstance(t, MemRefType) and not is_identity_layout(
+            t.layout, t.get_num_dims()
+        ):
             self.print_string(", ")
             self.print_attribute(t.layout)
-        space = cast(IntegerAttr, t.memory_space)
-        self.print_string(f", {space.value.data}>")
+        space = t.memory_space
+        if isinstance(space, IntegerAttr):
+            self.print_string(f", {space.value.data}")
+        elif not isinstance(space, NoneAttr):
+            self.print_string(", ")
+            self.print_attribute(space)
+        self.print_string(">")
 
 
 def _mlir_exponential(value: float) -> str:
@@ -89,6 +104,13 @@ def _mlir_exponential(value: float) -> str:
         mantissa = exact.scaleb(-exponent).quantize(Decimal("1.00000"), ROUND_HALF_UP)
     sign = "-" if exponent < 0 else "+"
     return f"{mantissa}0e{sign}{abs(exponent):02d}"
+
+
+def _identity_map(t: MemRefType) -> bool:
+    """An identity affine-map layout, which MLIR drops from the type."""
+    return isinstance(t.layout, AffineMapAttr) and is_identity_layout(
+        t.layout, t.get_num_dims()
+    )
 
 
 def _is_i64_int(attr: Attribute) -> bool:

@@ -204,7 +204,10 @@ def test_parsed_ops_are_still_xdsls_classes(line: str):
 
 def test_dialect_has_every_xdsl_memref_op_once():
     names = [op.name for op in memref.MemRefMlirSyntax.operations]
-    assert sorted(names) == sorted(op.name for op in xmemref.MemRef.operations)
+    added = ["memref.realloc", "memref.reshape", "memref.transpose"]
+    assert sorted(names) == sorted(
+        [op.name for op in xmemref.MemRef.operations] + added
+    )
     for op in memref.MemRefMlirSyntax.operations:
         if op.name in REPLACED:
             assert issubclass(op, REPLACED[op.name]) and op is not REPLACED[op.name]
@@ -606,3 +609,67 @@ def test_atomic_rmw_kind_values_match_mlir_enum():
         assert isinstance(op, memref.AtomicRMWOp)
         assert op.kind == IntegerAttr(value, i64)
 
+
+
+# ---------------------------------------------------------------------------------
+# reshape / transpose / realloc and layouts
+# ---------------------------------------------------------------------------------
+
+
+def test_reshape_and_transpose_are_views_and_realloc_a_fresh_buffer():
+    from memplan.dialects.memref_ops import ReallocOp, ReshapeOp, TransposeOp
+    from memplan.interfaces import MemoryEffectKind, memory_effects, view_source
+
+    module = parse(
+        "func.func @f(%m: memref<4x4xf32>, %s: memref<1xindex>, %v: memref<2xf32>) {\n"
+        "  %r = memref.reshape %m(%s) : (memref<4x4xf32>, memref<1xindex>) -> memref<16xf32>\n"
+        "  %t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<4x4xf32> to "
+        "memref<4x4xf32, strided<[1, 4]>>\n"
+        "  %n = memref.realloc %v : memref<2xf32> to memref<4xf32>\n"
+        "  return\n}"
+    )
+    ops = {type(op): op for op in module.walk()}
+    reshape, transpose, realloc = ops[ReshapeOp], ops[TransposeOp], ops[ReallocOp]
+    m, s, v = reshape.operands[0], reshape.operands[1], realloc.operands[0]
+    assert view_source(reshape) is m and view_source(transpose) is m
+    assert view_source(realloc) is None
+    assert {(e.kind, e.value) for e in memory_effects(reshape)} == {
+        (MemoryEffectKind.READ, s)
+    }
+    assert memory_effects(transpose) == set()
+    assert {(e.kind, e.value) for e in memory_effects(realloc)} == {
+        (MemoryEffectKind.READ, v),
+        (MemoryEffectKind.FREE, v),
+        (MemoryEffectKind.ALLOC, realloc.results[0]),
+    }
+
+
+def test_semi_affine_layout_parses_prints_and_has_strides():
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    from memplan.dialects.memref_layout import affine_map_text, strides_and_offset
+
+    module = parse(
+        "func.func @f(%m: memref<?x?xf32, affine_map<(d0, d1)[s0] -> (d0 + d1 * s0)>>,"
+        " %n: memref<4x4xf32, affine_map<(d0, d1)[s0] -> (d0 * 4 + d1 + s0)>>,"
+        " %o: memref<4xf32, affine_map<(d0)[s0] -> (d0 floordiv s0)>>) {\n"
+        "  return\n}"
+    )
+    args = next(op for op in module.walk() if op.name == "func.func").regions[0].block.args
+    layouts = [a.type.layout.data for a in args]
+    assert affine_map_text(layouts[0]) == "(d0, d1)[s0] -> (d0 + d1 * s0)"
+    assert strides_and_offset(args[0].type) == ([1, DYNAMIC_INDEX], 0)
+    assert strides_and_offset(args[1].type) == ([4, 1], DYNAMIC_INDEX)
+    assert affine_map_text(layouts[2]) == "(d0)[s0] -> (d0 floordiv s0)"
+    assert strides_and_offset(args[2].type) is None
+
+
+def test_transposed_type_permutes_sizes_and_strides():
+    from xdsl.dialects.builtin import MemRefType, StridedLayoutAttr, f32
+    from xdsl.ir.affine import AffineMap
+
+    from memplan.dialects.memref_ops import transposed_type
+
+    source = MemRefType(f32, [2, 3, 4])
+    permuted = transposed_type(source, AffineMap.from_callable(lambda a, b, c: (c, a, b)))
+    assert permuted == MemRefType(f32, [4, 2, 3], StridedLayoutAttr([1, 12, 4], 0))
