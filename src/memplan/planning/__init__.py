@@ -10,7 +10,7 @@ all return a validated :class:`Plan`.
 """
 
 from .best import best
-from .dsa_csv import read_dsa_csv, write_plan_csv
+from .dsa_csv import format_plan_csv, parse_dsa_csv, read_dsa_csv, write_plan_csv
 from .exact import exact
 from .greedy import ORDERS, PREORDERS, buffer_order, greedy, place_in_order, skyline_offsets
 from .problem import Buffer, Plan, PlanInputError, Problem, Progress, no_progress
@@ -33,8 +33,10 @@ __all__ = [
     "best",
     "buffer_order",
     "exact",
+    "format_plan_csv",
     "greedy",
     "no_progress",
+    "parse_dsa_csv",
     "place_in_order",
     "read_dsa_csv",
     "skyline_offsets",

@@ -8,6 +8,7 @@ problem with a file is reported as ``FILE:LINE: what is wrong``.
 from __future__ import annotations
 
 import csv
+import io
 import os
 import tempfile
 from pathlib import Path
@@ -30,14 +31,22 @@ def read_dsa_csv(path: str | os.PathLike, alignment: int = 1) -> tuple[Problem, 
     """Read a DSA CSV file; return the problem and the offsets if the file has them."""
     path = Path(path)
     try:
-        handle = path.open(newline="", encoding="utf-8")
+        data = path.read_bytes()
     except OSError as error:
         raise PlanInputError(f"{path}: cannot read: {error.strerror or error}") from None
-    with handle:
-        try:
-            rows = list(csv.reader(handle))
-        except (csv.Error, UnicodeDecodeError) as error:
-            raise PlanInputError(f"{path}: not a readable CSV file: {error}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PlanInputError(f"{path}: not a readable CSV file: {error}") from None
+    return parse_dsa_csv(text, str(path), alignment)
+
+
+def parse_dsa_csv(text: str, path: str = "<string>", alignment: int = 1) -> tuple[Problem, np.ndarray | None]:
+    """:func:`read_dsa_csv` for text already read; `path` names it in errors."""
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as error:
+        raise PlanInputError(f"{path}: not a readable CSV file: {error}") from None
     if not rows:
         raise PlanInputError(f"{path}:1: empty file; expected the header {','.join(REQUIRED_COLUMNS)}")
     header = [cell.strip() for cell in rows[0]]
@@ -79,21 +88,29 @@ def read_dsa_csv(path: str | os.PathLike, alignment: int = 1) -> tuple[Problem, 
     return Problem.from_intervals(buffers), (np.array(offsets, dtype=np.int64) if has_offsets else None)
 
 
-def write_plan_csv(path: str | os.PathLike, plan: Plan) -> None:
-    """Write ``id,lower,upper,size,offset`` atomically: a temporary file in the same
-    directory is renamed over the target, so a failure never leaves half a file."""
-    path = Path(path)
+def format_plan_csv(plan: Plan) -> str:
+    """The plan as ``id,lower,upper,size,offset`` text."""
     problem = plan.problem
     if not problem.has_intervals:
         raise PlanInputError("only interval problems can be written as DSA CSV")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(REQUIRED_COLUMNS + ("offset",))
+    for buffer, offset in zip(problem.buffers, plan.offsets.tolist()):
+        writer.writerow((buffer.id, buffer.lower, buffer.upper, buffer.size, offset))
+    return out.getvalue()
+
+
+def write_plan_csv(path: str | os.PathLike, plan: Plan) -> None:
+    """Write :func:`format_plan_csv` atomically: a temporary file in the same
+    directory is renamed over the target, so a failure never leaves half a file."""
+    path = Path(path)
+    text = format_plan_csv(plan)
     directory = path.parent if str(path.parent) else Path(".")
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(descriptor, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(REQUIRED_COLUMNS + ("offset",))
-            for buffer, offset in zip(problem.buffers, plan.offsets.tolist()):
-                writer.writerow((buffer.id, buffer.lower, buffer.upper, buffer.size, offset))
+            handle.write(text)
         os.replace(temporary, path)
     except BaseException:
         try:

@@ -307,6 +307,13 @@ class Plan:
         raise KeyError(buffer_id)
 
 
+def check_alignment(alignment: int) -> None:
+    """A `ValueError` unless `alignment` is a positive power of two: hip-ep's rule
+    for pool offsets, which memplan-opt's passes and memplan-plan both apply."""
+    if isinstance(alignment, bool) or not isinstance(alignment, int) or alignment <= 0 or alignment & (alignment - 1):
+        raise ValueError(f"alignment must be a positive power of 2 (got {alignment})")
+
+
 def align_up(value: np.ndarray | int, alignment: np.ndarray | int):
     """Smallest multiple of ``alignment`` that is >= ``value`` (elementwise)."""
     return -(-value // alignment) * alignment

@@ -1,0 +1,92 @@
+"""The plan report's picture: every rectangle is where the plan puts its buffer."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from memplan.planning import Problem, greedy
+from memplan.report import DomainPlan, FunctionPlan, PlannedBuffer, plan_of_intervals, render_html, render_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def rectangles(svg: str) -> tuple[dict[str, tuple[float, float, float, float]], ET.Element]:
+    """name -> (start, end, offset, size) read back from each rectangle through the
+    frame's ranges, and the root element."""
+    root = ET.fromstring(svg)
+    frame = root.find(f"{SVG}rect[@class='frame']")
+    assert frame is not None
+    t0, t1 = map(float, frame.get("data-time").split())
+    b0, b1 = map(float, frame.get("data-bytes").split())
+    fx, fy = float(frame.get("x")), float(frame.get("y"))
+    fw, fh = float(frame.get("width")), float(frame.get("height"))
+
+    def time(px: float) -> float:
+        return t0 + (px - fx) / fw * (t1 - t0)
+
+    def offset(py: float) -> float:
+        return b0 + (fy + fh - py) / fh * (b1 - b0)
+
+    found = {}
+    for rect in root.iter(f"{SVG}rect"):
+        if "buffer" not in rect.get("class", "").split():
+            continue
+        x, y = float(rect.get("x")), float(rect.get("y"))
+        w, h = float(rect.get("width")), float(rect.get("height"))
+        name = rect.get("data-name")
+        assert name not in found, f"{name} drawn twice"
+        found[name] = (time(x), time(x + w), offset(y + h), offset(y) - offset(y + h))
+    return found, root
+
+
+def test_rectangles_match_an_interval_plan():
+    problem = Problem.from_intervals([(0, 4, 96), (1, 3, 32), (2, 6, 64), (4, 8, 128), (5, 7, 16)])
+    plan = greedy(problem)
+    svg = render_svg(plan_of_intervals(plan, "five"))
+    found, _ = rectangles(svg)
+    assert set(found) == {b.id for b in problem.buffers}
+    for buffer, placed in zip(problem.buffers, plan.offsets.tolist()):
+        start, end, offset, size = found[buffer.id]
+        assert start == pytest.approx(buffer.lower, abs=1e-3)
+        assert end == pytest.approx(buffer.upper, abs=1e-3)
+        assert offset == pytest.approx(placed, abs=0.05)
+        assert size == pytest.approx(buffer.size, abs=0.05)
+
+
+def test_lower_bound_line_and_hover_text():
+    buffers = (
+        PlannedBuffer("%a", 256, 0, 0, (0, 3), "host-fed", "f.mlir:3:5"),
+        PlannedBuffer("%b", 512, 256, 0, (1, 4), "device-only", "f.mlir:4:5", kept_apart=(("%a", "because"),)),
+        PlannedBuffer("%r", 128, 768, 0, (2, 5), "returned"),
+        PlannedBuffer("%d", None, None, 0, (2, 5), "device-only", size_text="memref<?xf32>, ? = %n"),
+    )
+    plan = FunctionPlan("f", buffers, (DomainPlan(0, 1024, 896),), "greedy")
+    found, root = rectangles(render_svg(plan))
+    assert set(found) == {"%a", "%b", "%r"}  # a dynamic buffer has no place in the picture
+    line = root.find(f"{SVG}line[@class='lower-bound']")
+    frame = root.find(f"{SVG}rect[@class='frame']")
+    top = float(frame.get("data-bytes").split()[1])
+    bottom = float(frame.get("y")) + float(frame.get("height"))
+    assert bottom - float(line.get("y1")) == pytest.approx(896 / top * float(frame.get("height")), abs=1e-3)
+    fills = {r.get("data-name"): r.get("fill") for r in root.iter(f"{SVG}rect") if r.get("data-name")}
+    assert len({fills["%a"], fills["%b"], fills["%r"]}) == 3
+    hover = {r.get("data-name"): r.find(f"{SVG}title").text for r in root.iter(f"{SVG}rect") if r.get("data-name")}
+    assert hover["%b"].splitlines() == [
+        "%b", "at f.mlir:4:5", "size 512 B", "offset 256", "live [1, 4)", "device-only", "kept apart from %a: because"
+    ]
+
+
+def test_html_is_self_contained_and_tabulates_each_domain():
+    buffers = (
+        PlannedBuffer("%a", 256, 0, 0, (0, 3), "host-fed"),
+        PlannedBuffer("%b", 64, 0, 1, (1, 4), "device-only"),
+    )
+    plan = FunctionPlan("f", buffers, (DomainPlan(0, 256, 256), DomainPlan(1, 256, 64, 1)), "best")
+    page = render_html([plan], "t")
+    assert page.count("<svg") == 2
+    assert not re.search(r"""(src|href)=["'](https?:|//)""", page) and "<script" not in page
+    rows = re.findall(r'<tr><td class="n">(\d)</td><td class="n">([^<]*)</td><td class="n">([^<]*)</td><td class="n">([^<]*)</td>', page)
+    assert rows == [("0", "256 B", "256 B", "1.0000"), ("1", "256 B", "64 B", "4.0000")]

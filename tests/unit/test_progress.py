@@ -1,0 +1,52 @@
+"""Progress lines: shown on a terminal while a planner searches, never elsewhere."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from memplan import progress as progress_module
+from memplan.planning import Problem, best, no_progress
+from memplan.progress import planning_progress
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_sees_the_best_pool_and_the_time_left(monkeypatch):
+    monkeypatch.setattr(progress_module, "DELAY", 0.0)
+    monkeypatch.setattr(progress_module, "INTERVAL", 0.01)
+    monkeypatch.delenv("MEMPLAN_NO_PROGRESS", raising=False)
+    terminal = Terminal()
+    with planning_progress("plan", 5.0, stream=terminal) as progress:
+        progress(4096)
+        progress(8192)  # not better: the line keeps 4096
+        time.sleep(0.1)
+    text = terminal.getvalue()
+    assert "plan | best pool 4,096 B | " in text and " s left" in text
+    assert "8,192" not in text
+    assert text.endswith("\r\x1b[2K")  # the line is cleared at the end
+
+
+def test_nothing_is_written_when_the_stream_is_not_a_terminal():
+    stream = io.StringIO()
+    with planning_progress("plan", 5.0, stream=stream) as progress:
+        assert progress is no_progress
+    assert stream.getvalue() == ""
+
+
+def test_short_tasks_write_nothing(monkeypatch):
+    monkeypatch.delenv("MEMPLAN_NO_PROGRESS", raising=False)
+    terminal = Terminal()
+    with planning_progress("plan", None, stream=terminal) as progress:
+        progress(1)
+    assert terminal.getvalue() == ""
+
+
+def test_best_reports_each_better_pool():
+    problem = Problem.from_intervals([(i % 7, i % 7 + 3, 1 + (i * 37) % 50) for i in range(40)])
+    seen: list[int] = []
+    plan = best(problem, time_limit=0.3, progress=seen.append)
+    assert seen and min(seen) == plan.pool_size
