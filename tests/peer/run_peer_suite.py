@@ -117,6 +117,34 @@ def _case_name(text: str, fallback: str) -> str:
     return fallback
 
 
+_PREFIXES = re.compile(r"--?check-prefix(?:es)?[= ]([\w,-]+)")
+_DIRECTIVE = re.compile(r"^\s*//\s*([A-Za-z0-9_-]+?)(?:-(?:LABEL|NEXT|SAME|DAG|NOT|COUNT-\d+|EMPTY))?:")
+
+
+def _drop_unchecked_runs(lines: Sequence[str]) -> str:
+    """A label case without the RUN lines whose FileCheck prefixes check nothing in
+    it (a file-wide `--check-prefix=ALIGN64` run checks only the cases that carry
+    ALIGN64 lines; FileCheck fails on a prefix with no directive at all)."""
+    used = {m.group(1) for line in lines if not _RUN.match(line) and (m := _DIRECTIVE.match(line))}
+    kept: list[str] = []
+    command: list[str] = []
+    for line in lines:
+        if not _RUN.match(line):
+            kept.append(line)
+            continue
+        command.append(line)
+        if line.rstrip().endswith("\\"):
+            continue
+        text = " ".join(command)
+        prefixes = {"CHECK"}
+        for match in _PREFIXES.finditer(text):
+            prefixes = set(match.group(1).split(","))
+        if "FileCheck" not in text or prefixes & used:
+            kept.extend(command)
+        command = []
+    return "".join(kept + command)
+
+
 def split_cases(path: Path) -> list[Case]:
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     header = [line for line in lines if _RUN.match(line)]
@@ -148,7 +176,7 @@ def split_cases(path: Path) -> list[Case]:
             preamble = lines[: starts[0]]
             bounds = starts + [len(lines)]
             texts = [
-                "".join(preamble + lines[begin:end])
+                _drop_unchecked_runs(preamble + lines[begin:end])
                 for begin, end in zip(bounds, bounds[1:])
             ]
     return [

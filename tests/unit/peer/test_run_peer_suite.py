@@ -61,3 +61,20 @@ def test_only_run_lines_have_the_tool_renamed():
     assert rewritten.splitlines() == [
         "// RUN: memplan-opt --cse %s", "// CHECK: iree-opt", "mlir-opt-22 x",
     ]
+
+
+def test_label_cases_drop_run_lines_whose_prefix_checks_nothing_there(tmp_path):
+    path = _write(tmp_path, (
+        "// RUN: hip-mlir-opt --hip-pool-allocs %s | FileCheck %s\n"
+        "// RUN: hip-mlir-opt --hip-pool-allocs='alignment=64' %s \\\n"
+        "// RUN:   | FileCheck %s --check-prefix=WIDE\n"
+        "// RUN: not hip-mlir-opt --hip-pool-allocs='alignment=3' %s 2>&1 | FileCheck %s --check-prefix=BAD\n"
+        "// BAD: power of 2\n\n"
+        "// CHECK-LABEL: func.func @first\nfunc.func @first() { return }\n\n"
+        "// CHECK-LABEL: func.func @second\n// WIDE-LABEL: func.func @second\n"
+        "func.func @second() { return }\n"
+    ))
+    first, second = runner.split_cases(path)
+    assert "WIDE" not in first.text and "alignment=64" not in first.text
+    assert first.text.count("// RUN:") == 2 and "--check-prefix=BAD" in first.text
+    assert second.text.count("// RUN:") == 4
