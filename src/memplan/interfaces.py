@@ -230,6 +230,29 @@ def synchronized_stream(op: Operation) -> SSAValue | object | None:
     return ALL_STREAMS if stream is None else stream
 
 
+@dataclass(frozen=True)
+class ContextMemory(OpTrait):
+    """The op's result is memory the runtime keeps once per context (operand
+    `context_index`), not per op or per function: every op of the same class and
+    `key` on that context returns the same bytes, in whichever function it runs
+    (hip-ep's host scratch; its pool, per domain). The runtime grows it when a larger
+    size is asked for, waiting for the stream and dropping the old bytes."""
+
+    context_index: int = 0
+    key: Callable[[Operation], object] | None = None
+    size_index: int | None = 1
+    """The operand holding the bytes asked for (None: the op asks for no size)."""
+
+    def identity(self, op: Operation) -> tuple[object, ...]:
+        """What makes two such ops the same bytes, given the same context."""
+        return (type(op), None if self.key is None else self.key(op))
+
+
+def context_memory(op: Operation) -> ContextMemory | None:
+    """The op's context-memory model when its result is memory kept per context."""
+    return get_interface(op, ContextMemory)
+
+
 def _no_alignment(op: Operation) -> int | None:
     return None
 

@@ -204,18 +204,20 @@ def bytes_in_root(value: SSAValue) -> tuple[SSAValue, Linear | None, Linear | No
     return current, shift + start, None if end is None else shift + end
 
 
-def constant_reach(root: SSAValue, size: int) -> tuple[int, SSAValue | None]:
-    """How far into `root` (of `size` bytes) its uses reach, through any chain of
-    views: the largest end of the bytes any alias that has a use other than a view
-    reaches (`size` for a use of the root itself), when every such alias starts and
-    ends at a constant. Otherwise `(-1, alias)` with the first alias whose bytes are
-    not known."""
+def constant_reach(root: SSAValue, size: int | None) -> tuple[int, SSAValue | None]:
+    """How far into `root` (of `size` bytes, None: not known) its uses reach, through
+    any chain of views: the largest end of the bytes any alias that has a use other
+    than a view reaches (`size` for a use of the root itself), when every such alias
+    starts and ends at a constant. Otherwise `(-1, alias)` with the first alias
+    whose bytes are not known."""
     end = 0
     for alias in aliases_of(root):
         if all(view_of(use.operation) is not None and view_of(use.operation)[1] == use.index
                for use in alias.uses):
             continue  # only viewed further: its views' bytes count
         if alias is root:
+            if size is None:
+                return -1, alias
             end = max(end, size)
             continue
         _, start, stop = bytes_in_root(alias)

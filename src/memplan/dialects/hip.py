@@ -62,6 +62,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.interfaces import (
+    ContextMemory,
     OperandEffects,
     StreamExecution,
     StreamSynchronization,
@@ -565,6 +566,10 @@ class GetPoolOp(_SizedBufferOp):
 
     domain_id = opt_prop_def(IntegerAttr[I64])
 
+    traits = traits_def(
+        OperandEffects(allocates=all_results), ContextMemory(0, lambda op: op.domain)
+    )
+
     irdl_options = (ParsePropInAttrDict(),)
 
     INHERENT: ClassVar[tuple[str, ...]] = ("domain_id",)
@@ -613,6 +618,8 @@ class GetHostScratchOp(_SizedBufferOp):
     """
 
     name = "hip.get_host_scratch"
+
+    traits = traits_def(OperandEffects(allocates=all_results), ContextMemory(0))
 
 
 @irdl_op_definition

@@ -36,9 +36,9 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from memplan.dialects import hip
-from memplan.interfaces import ALL_STREAMS, StreamSynchronization, get_interface
+from memplan.interfaces import ALL_STREAMS, StreamSynchronization, context_memory, get_interface
 from memplan.interpreter.kernels import run_kernel
-from memplan.interpreter.memory import MemRefValue, contiguous_strides, dtype_of
+from memplan.interpreter.memory import Allocation, MemRefValue, contiguous_strides, dtype_of
 
 __all__ = ["DeviceStream", "MemplanInterpreter", "Schedule"]
 
@@ -63,6 +63,8 @@ class DeviceStream:
     queue: deque[tuple[Operation, list[MemRefValue], list[MemRefValue]]] = field(
         default_factory=deque
     )
+    memory: dict[tuple[object, ...], Allocation] = field(default_factory=dict)
+    """The context's memory (`ContextMemory`): host scratch, a pool per domain."""
 
 
 def _mixed(static: tuple[int, ...], dynamic: list[Any]) -> list[int]:
@@ -277,18 +279,30 @@ class ArithExtras(InterpreterFunctions):
 class HipFunctions(InterpreterFunctions):
     """hip ops: runtime memory, and kernels put on their context's queue."""
 
-    def _allocate(self, op: Operation, size: Any):
-        t = op.results[0].type
-        nbytes = size.value.data
-        return (MemRefValue.fresh(t, (nbytes,), op.name),)
+    def _context_memory(self, interp: MemplanInterpreter, op: Operation, args: PythonValues):
+        """The context's one buffer of this kind (`ContextMemory`), in every function
+        that asks for it; as hip-ep's runtime does, a larger size waits for the
+        stream and replaces it, and the old bytes are gone."""
+        model = context_memory(op)
+        assert model is not None and model.size_index is not None
+        stream = args[model.context_index]
+        nbytes = args[model.size_index].value.data
+        key = model.identity(op)
+        current = stream.memory.get(key)
+        if current is None or current.data.size < nbytes:
+            if current is not None:
+                interp.drain(stream)
+                current.released = f"a larger '{op.name}' replaced it"
+            current = stream.memory[key] = Allocation.zeros(nbytes, f"{op.name} of {stream.name}")
+        return (MemRefValue(current, 0, 0, (nbytes,), (1,), np.dtype(np.uint8)),)
 
     @impl(hip.GetPoolOp)
     def run_get_pool(self, interp, op, args):
-        return self._allocate(op, args[1])
+        return self._context_memory(interp, op, args)
 
     @impl(hip.GetHostScratchOp)
     def run_get_host_scratch(self, interp, op, args):
-        return self._allocate(op, args[1])
+        return self._context_memory(interp, op, args)
 
     @impl(hip.AllocOp)
     def run_alloc(self, interp, op, args):

@@ -76,6 +76,8 @@ class Allocation:
     data: np.ndarray
     label: str
     ident: int = -1
+    released: str | None = None
+    """Why its bytes are gone (the runtime grew a context's memory), once they are."""
 
     @staticmethod
     def zeros(size: int, label: str) -> Allocation:
@@ -104,6 +106,8 @@ class MemRefValue:
 
     def array(self) -> np.ndarray:
         """A numpy view of exactly these bytes (writes go to the allocation)."""
+        if self.alloc.released is not None:
+            raise InterpretationError(f"access to {self.alloc.label} after {self.alloc.released}")
         item = self.dtype.itemsize
         start = self.base + self.offset * item
         if any(s == 0 for s in self.shape):

@@ -22,6 +22,12 @@ context): new buffers go after the bytes its uses reach through any chain of vie
 (`memplan.analysis.byte_ranges.constant_reach`), and the scratch grows; when those
 bytes are not known the function is left alone.
 
+Host scratch is one buffer per context at run time, so a function that is called
+from another (or that hands its context to a function whose body is not in the
+module) is left alone, and a caller's new buffers go after the bytes the scratch
+uses of its callees reach (`memplan.analysis.calls`, docs/design/
+execution-model.md).
+
 This alone does not remove the host/device race of DESIGN.md section 2: a 32-element
 host-fed buffer stays in device memory. Docs: docs/design/materialize-host-scalars.md.
 """
@@ -46,6 +52,7 @@ from xdsl.traits import ConstantLike
 
 from memplan.analysis.aliasing import static_bytes
 from memplan.analysis.byte_ranges import constant_reach
+from memplan.analysis.calls import CallGraph, shared_context_memory
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
 from memplan.dialects.hip import ContextType, GetHostScratchOp
 from memplan.interfaces import plannable_allocation
@@ -81,11 +88,18 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         changed = False
+        calls = CallGraph(module)
         for function, region in function_bodies(module):
             entry = region.blocks[0]
             context = runtime_context(region)
             if context is None:
                 self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
+                continue
+            reserved = calls.reserved(function, (GetHostScratchOp, None))
+            why = shared_context_memory(calls, function) or (
+                reserved if isinstance(reserved, str) else None)
+            if why is not None:
+                self._remark(function, f"function left alone: {why}")
                 continue
             ordering = BlockOrdering(entry)
             candidates = [
@@ -96,14 +110,14 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
                 continue
             existing = nested_ops(function, GetHostScratchOp)
             if not existing:
-                self._materialize(context, candidates, None)
+                self._materialize(context, candidates, None, reserved)
                 changed = True
                 continue
             # The runtime has one scratch buffer per context: a second one would be
             # the same bytes, and offset 0 is taken.
             reuse = self._reusable(function, context, existing)
             if reuse is not None:
-                self._materialize(context, candidates, reuse)
+                self._materialize(context, candidates, reuse, reserved)
                 changed = True
         return changed
 
@@ -177,18 +191,22 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         context: SSAValue,
         candidates: list[tuple[SSAValue, BufferInfo]],
         reuse: tuple[GetHostScratchOp, int, int] | None,
+        reserved: tuple[int, int],
     ) -> None:
         """View each candidate into the scratch: a new one at the top of the entry
         block, or the existing one (moved there, grown to hold the new buffers after
-        the bytes its views already use)."""
+        the bytes its views already use). `reserved`: how far the scratch uses of the
+        functions it calls reach, and the largest size they ask for; new buffers go
+        after those bytes, and the scratch is asked for at least that size, so a
+        callee neither overlaps them nor makes the runtime grow (and move) it."""
         offsets: list[int] = []
-        end = _align(reuse[2]) if reuse is not None else 0
+        end = _align(max(reuse[2] if reuse is not None else 0, reserved[0]))
         for root, _ in candidates:
             offsets.append(end)
             end = _align(end + static_bytes(root.type))
         entry = context.owner
         total = arith.ConstantOp.from_int_and_width(
-            end if reuse is None else max(end, reuse[1]), IndexType()
+            max(end, reserved[1], reuse[1] if reuse is not None else 0), IndexType()
         )
         total.result.name_hint = "host_scratch_size"
         if reuse is None:
