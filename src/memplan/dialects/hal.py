@@ -12,13 +12,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from xdsl.dialects.builtin import IntAttr, StringAttr, SymbolRefAttr
-from xdsl.ir import Dialect, ParametrizedAttribute
-from xdsl.irdl import irdl_attr_definition
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from memplan.interfaces import OperandEffects, all_results
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-__all__ = ["ANY_QUEUE", "DeviceAffinityAttr", "Hal"]
+__all__ = [
+    "ANY_QUEUE",
+    "AllocatorType",
+    "BufferType",
+    "BufferViewType",
+    "DeviceAffinityAttr",
+    "DeviceType",
+    "FenceCreateOp",
+    "FenceType",
+    "Hal",
+    "SemaphoreType",
+]
 
 ANY_QUEUE = -1
 """The queue mask of an affinity that allows every queue of the device."""
@@ -100,4 +120,63 @@ class DeviceAffinityAttr(ParametrizedAttribute):
                 printer.print_string("]")
 
 
-Hal = Dialect("hal", [], [DeviceAffinityAttr])
+def _opaque_type(type_name: str, doc: str) -> type[ParametrizedAttribute]:
+    """A parameterless `!hal.<name>` reference type (a runtime object handle)."""
+    cls = type(
+        type_name.title().replace("_", "") + "Type",
+        (ParametrizedAttribute, TypeAttribute),
+        {"name": f"hal.{type_name}", "__doc__": doc, "__module__": __name__},
+    )
+    return irdl_attr_definition(cls)
+
+
+AllocatorType = _opaque_type("allocator", "`!hal.allocator`: a device's allocator.")
+BufferType = _opaque_type("buffer", "`!hal.buffer`: a device buffer.")
+BufferViewType = _opaque_type(
+    "buffer_view", "`!hal.buffer_view`: a buffer with shape and element type."
+)
+ChannelType = _opaque_type("channel", "`!hal.channel`: a collective channel.")
+CommandBufferType = _opaque_type("command_buffer", "`!hal.command_buffer`.")
+DeviceType = _opaque_type("device", "`!hal.device`: a device (globals hold them).")
+ExecutableType = _opaque_type("executable", "`!hal.executable`: loaded code.")
+FenceType = _opaque_type("fence", "`!hal.fence`: a set of semaphore timepoints.")
+FileType = _opaque_type("file", "`!hal.file`: a file handle.")
+SemaphoreType = _opaque_type("semaphore", "`!hal.semaphore`: a device timeline.")
+
+
+@irdl_op_definition
+class FenceCreateOp(IRDLOperation):
+    """`hal.fence.create device(%d : !hal.device) flags("None") : !hal.fence` -- a
+    fresh fence; ALLOCates its result (unused ones are dead)."""
+
+    name = "hal.fence.create"
+
+    device = operand_def(DeviceType)
+    flags = prop_def(Attribute)
+    result = result_def(FenceType)
+
+    traits = traits_def(OperandEffects(allocates=all_results))
+
+    assembly_format = (
+        "`device` `(` $device `:` type($device) `)` `flags` `(` $flags `)` "
+        "`:` type($result) attr-dict-with-keyword"
+    )
+
+
+Hal = Dialect(
+    "hal",
+    [FenceCreateOp],
+    [
+        DeviceAffinityAttr,
+        AllocatorType,
+        BufferType,
+        BufferViewType,
+        ChannelType,
+        CommandBufferType,
+        DeviceType,
+        ExecutableType,
+        FenceType,
+        FileType,
+        SemaphoreType,
+    ],
+)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable, Sequence
+from typing import ClassVar
 from enum import Enum
 
 from xdsl.dialects.builtin import (
@@ -50,6 +51,7 @@ from xdsl.ir import (
     Dialect,
     Operation,
     ParametrizedAttribute,
+    Region,
     SSAValue,
     TypeAttribute,
     TypedAttribute,
@@ -57,12 +59,15 @@ from xdsl.ir import (
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    VarConstraint,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -70,8 +75,10 @@ from xdsl.irdl import (
 )
 from xdsl.irdl.declarative_assembly_format import (
     CustomDirective,
+    OperandVariable,
     ParsingState,
     PrintingState,
+    TypeDirective,
     VariadicOperandVariable,
     irdl_custom_directive,
 )
@@ -82,13 +89,18 @@ from xdsl.traits import (
     EffectInstance,
     MemoryEffect,
     MemoryEffectKind,
+    HasParent,
+    IsTerminator,
     OpTrait,
     Pure,
+    RecursiveMemoryEffect,
+    ReturnLike,
 )
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.hal import DeviceAffinityAttr
 from memplan.dialects.util import (
+    STREAM_PATTERNS,
     parse_result_list,
     parse_sized_type,
     print_result_list,
@@ -419,7 +431,7 @@ class TensorConstantOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(Pure(), FixedResultNames(("cst",)))
+    traits = traits_def(STREAM_PATTERNS, Pure(), FixedResultNames(("cst",)))
 
     custom_directives = (EncodingDims,)
 
@@ -463,7 +475,7 @@ class ResourceSizeOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(IndexType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(STREAM_PATTERNS, Pure())
 
     def __init__(
         self,
@@ -528,7 +540,7 @@ class AsyncTransferOp(IRDLOperation):
     execution_affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
 
     assembly_format = (
         "(`on` `(` qualified($execution_affinity)^ `)`)? "
@@ -583,7 +595,7 @@ class TensorSizeOfOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     storage_size = result_def(IndexType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(STREAM_PATTERNS, Pure())
 
     custom_directives = (EncodingDims,)
 
@@ -628,7 +640,7 @@ class TensorEncodeOp(IRDLOperation):
     result = result_def(ResourceType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
 
     custom_directives = (EncodingDims,)
 
@@ -695,7 +707,7 @@ class AsyncAllocaOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(
+    traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware()
     )
 
@@ -733,7 +745,7 @@ class AsyncCloneOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(
+    traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware(),
     )
@@ -832,7 +844,7 @@ class AsyncDispatchOp(IRDLOperation):
     results_ = var_result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(_DispatchEffects(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, _DispatchEffects(), SizeAware())
 
     def __init__(
         self,
@@ -1080,7 +1092,7 @@ class ResourceAllocOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(
+    traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware()
     )
 
@@ -1129,7 +1141,7 @@ class ResourceAllocaOp(IRDLOperation):
     result = result_def(ResourceType)
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(
+    traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(allocates=_only_resource_result),
         AlwaysSpeculatable(),
         SizeAware(),
@@ -1248,7 +1260,7 @@ class ResourceDeallocaOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(OperandEffects(frees=operands_named("operand")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(frees=operands_named("operand")), SizeAware())
 
     assembly_format = (
         "(`origin` $prefer_origin^)? " + _AFFINITY
@@ -1297,7 +1309,7 @@ class TimepointImmediateOp(IRDLOperation):
 
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(STREAM_PATTERNS, Pure())
 
     assembly_format = "attr-dict `=` `` `>` type($result_timepoint)"
 
@@ -1315,7 +1327,7 @@ class TimepointJoinOp(IRDLOperation):
     await_timepoints = var_operand_def(TimepointType)
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(Pure())
+    traits = traits_def(STREAM_PATTERNS, Pure())
 
     assembly_format = (
         "`max` `(` $await_timepoints `)` `=` `` `>` type($result_timepoint) "
@@ -1342,7 +1354,7 @@ class TimepointAwaitOp(IRDLOperation):
     results_ = var_result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
 
     def __init__(
         self,
@@ -1440,6 +1452,1532 @@ class TimepointAwaitOp(IRDLOperation):
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
+
+# --------------------------------------------------------------------------------
+# Shared syntax of the async/tensor/resource ops
+# --------------------------------------------------------------------------------
+
+
+def _sized(value: str, size: str) -> str:
+    """`type($value){$size}`: a resource type and its byte size, no space between."""
+    return f"type(${value}) `` `{{` ${size} `}}`"
+
+
+def _await(arrow: bool) -> str:
+    """`(await(%t))?`, followed by `=>` on the ops that IREE writes it with."""
+    tail = " `=` `` `>`" if arrow else ""
+    return f"(`await` `(` $await_timepoint^ `)`{tail})?"
+
+
+@irdl_custom_directive
+class ShapedTiedResult(CustomDirective):
+    """`custom<ShapedTiedResult>(type($result), $size)`: `%target as type{%size}`,
+    the result of an op that updates its `target` operand in place (IREE's
+    directive; the name before `as` is read and ignored, the tie is fixed)."""
+
+    result_type: TypeDirective
+    size: OperandVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if parser.parse_optional_unresolved_operand() is not None:
+            parser.parse_keyword("as")
+        self.result_type.parse(parser, state)
+        parser.parse_punctuation("{")
+        self.size.parse(parser, state)
+        parser.parse_punctuation("}")
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_operand(getattr(op, "target"))
+        printer.print_string(" as ")
+        printer.print_attribute(self.result_type.get(op)[0])
+        printer.print_string("{")
+        printer.print_operand(self.size.get(op))
+        printer.print_string("}")
+
+
+class _TargetTied:
+    """Ops whose single result is their `target` operand updated in place."""
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (self.operands.index(getattr(self, "target")),)  # type: ignore[attr-defined]
+
+
+def _verify_same_type(op: Operation, a: SSAValue, b: SSAValue, what: str) -> None:
+    if a.type != b.type:
+        raise VerifyException(f"failed to verify that all of {{{what}}} have same type")
+
+
+# --------------------------------------------------------------------------------
+# Async ops (value semantics on resources)
+# --------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AsyncConstantOp(IRDLOperation):
+    """`stream.async.constant (on(aff))? (await(%t))? : type{%size} = value` -- a
+    resource holding a constant; ALLOCates its result."""
+
+    name = "stream.async.constant"
+
+    await_timepoint = opt_operand_def(TimepointType)
+    result_size = operand_def(IndexType)
+    value = prop_def(Attribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    traits = traits_def(STREAM_PATTERNS, 
+        OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("cst",))
+    )
+
+    assembly_format = (
+        _AFFINITY + " " + _await(False) + " `:` " + _sized("result", "result_size")
+        + " `=` $value attr-dict-with-keyword"
+    )
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.result_size
+
+
+@irdl_op_definition
+class AsyncSplatOp(IRDLOperation):
+    """`stream.async.splat (on(aff))? (await(%t))? %v : type -> type{%size}` -- a
+    resource filled with one value; ALLOCates its result."""
+
+    name = "stream.async.splat"
+
+    await_timepoint = opt_operand_def(TimepointType)
+    value = operand_def()
+    result_size = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware())
+
+    assembly_format = (
+        _AFFINITY + " " + _await(False) + " $value `:` type($value) `->` "
+        + _sized("result", "result_size") + " attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        value: SSAValue | Operation,
+        result_type: Attribute,
+        result_size: SSAValue | Operation,
+        *,
+        await_timepoint: SSAValue | Operation | None = None,
+        affinity: DeviceAffinityAttr | None = None,
+    ):
+        super().__init__(
+            operands=[[] if await_timepoint is None else [await_timepoint], value,
+                      result_size],
+            properties={"affinity": affinity},
+            result_types=[result_type],
+        )
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.result_size
+
+
+@irdl_op_definition
+class AsyncSliceOp(IRDLOperation):
+    """`stream.async.slice (on(aff))? %src[%offset to %end] : type{%size} ->
+    type{%size}` -- a copy of a byte range; READs the source, ALLOCates the result."""
+
+    name = "stream.async.slice"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    source = operand_def(T)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    source_end = operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+
+    traits = traits_def(STREAM_PATTERNS, 
+        OperandEffects(reads=operands_named("source"), allocates=all_results),
+        SizeAware(),
+    )
+
+    assembly_format = (
+        _AFFINITY + " $source `[` $source_offset `to` $source_end `]` `:` "
+        + _sized("source", "source_size") + " `->` " + _sized("result", "result_size")
+        + " attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        source_size: SSAValue | Operation,
+        source_offset: SSAValue | Operation,
+        source_end: SSAValue | Operation,
+        result_size: SSAValue | Operation,
+        *,
+        affinity: DeviceAffinityAttr | None = None,
+    ):
+        super().__init__(
+            operands=[source, source_size, source_offset, source_end, result_size],
+            properties={"affinity": affinity},
+            result_types=[SSAValue.get(source).type],
+        )
+
+    def verify_(self) -> None:
+        _verify_same_type(self, self.source, self.result, "source, result")
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.result_size
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.source_size if index == 0 else None
+
+
+@irdl_op_definition
+class AsyncFillOp(_TargetTied, IRDLOperation):
+    """`stream.async.fill (on(aff))? %v, %t[%off to %end for %len] : type ->
+    %t as type{%size}` -- fills a range of the target in place; WRITEs it."""
+
+    name = "stream.async.fill"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    target = operand_def(T)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_end = operand_def(IndexType)
+    target_length = operand_def(IndexType)
+    value = operand_def()
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+
+    custom_directives = (ShapedTiedResult,)
+
+    assembly_format = (
+        _AFFINITY + " $value `,` $target `[` $target_offset `to` $target_end `for` "
+        "$target_length `]` `:` type($value) `->` "
+        "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        value: SSAValue | Operation,
+        target: SSAValue | Operation,
+        target_size: SSAValue | Operation,
+        target_offset: SSAValue | Operation,
+        target_end: SSAValue | Operation,
+        target_length: SSAValue | Operation,
+        *,
+        affinity: DeviceAffinityAttr | None = None,
+    ):
+        super().__init__(
+            operands=[target, target_size, target_offset, target_end, target_length,
+                      value],
+            properties={"affinity": affinity},
+            result_types=[SSAValue.get(target).type],
+        )
+
+    def verify_(self) -> None:
+        _verify_same_type(self, self.target, self.result, "target, result")
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size if index == 0 else None
+
+
+@irdl_op_definition
+class AsyncUpdateOp(_TargetTied, IRDLOperation):
+    """`stream.async.update (on(aff))? %u, %t[%off to %end] : type{%size} ->
+    %t as type{%size}` -- writes `update` into a range of the target in place;
+    READs the update, WRITEs the target."""
+
+    name = "stream.async.update"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    target = operand_def(T)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_end = operand_def(IndexType)
+    update = operand_def(ResourceType)
+    update_size = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+
+    traits = traits_def(STREAM_PATTERNS, 
+        OperandEffects(reads=operands_named("update"), writes=operands_named("target")),
+        SizeAware(),
+    )
+
+    custom_directives = (ShapedTiedResult,)
+
+    assembly_format = (
+        _AFFINITY + " $update `,` $target `[` $target_offset `to` $target_end `]` `:` "
+        + _sized("update", "update_size") + " `->` "
+        "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        update: SSAValue | Operation,
+        update_size: SSAValue | Operation,
+        target: SSAValue | Operation,
+        target_size: SSAValue | Operation,
+        target_offset: SSAValue | Operation,
+        target_end: SSAValue | Operation,
+        *,
+        affinity: DeviceAffinityAttr | None = None,
+    ):
+        super().__init__(
+            operands=[target, target_size, target_offset, target_end, update,
+                      update_size],
+            properties={"affinity": affinity},
+            result_types=[SSAValue.get(target).type],
+        )
+
+    def verify_(self) -> None:
+        _verify_same_type(self, self.target, self.result, "target, result")
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        if index == 0:
+            return self.target_size
+        return self.update_size if index == 4 else None
+
+
+@irdl_op_definition
+class AsyncCopyOp(_TargetTied, IRDLOperation):
+    """`stream.async.copy (on(aff))? %s[%o to %e], %t[%o to %e], %len :
+    type{%size} -> %t as type{%size}` -- copies a range into the target in place;
+    READs the source, WRITEs the target."""
+
+    name = "stream.async.copy"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    target = operand_def(T)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_end = operand_def(IndexType)
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    source_end = operand_def(IndexType)
+    length = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+
+    traits = traits_def(STREAM_PATTERNS, 
+        OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
+        SizeAware(),
+    )
+
+    custom_directives = (ShapedTiedResult,)
+
+    assembly_format = (
+        _AFFINITY + " $source `[` $source_offset `to` $source_end `]` `,` "
+        "$target `[` $target_offset `to` $target_end `]` `,` $length `:` "
+        + _sized("source", "source_size") + " `->` "
+        "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        source_size: SSAValue | Operation,
+        source_offset: SSAValue | Operation,
+        source_end: SSAValue | Operation,
+        target: SSAValue | Operation,
+        target_size: SSAValue | Operation,
+        target_offset: SSAValue | Operation,
+        target_end: SSAValue | Operation,
+        length: SSAValue | Operation,
+        *,
+        affinity: DeviceAffinityAttr | None = None,
+    ):
+        super().__init__(
+            operands=[target, target_size, target_offset, target_end, source,
+                      source_size, source_offset, source_end, length],
+            properties={"affinity": affinity},
+            result_types=[SSAValue.get(target).type],
+        )
+
+    def verify_(self) -> None:
+        _verify_same_type(self, self.target, self.result, "target, result")
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        if index == 0:
+            return self.target_size
+        return self.source_size if index == 4 else None
+
+
+@irdl_op_definition
+class AsyncCastOp(IRDLOperation):
+    """`stream.async.cast (on(aff))? %src : type{%size} -> type{%size}` -- the same
+    resource seen with another lifetime (no copy). Pure."""
+
+    name = "stream.async.cast"
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+
+    assembly_format = (
+        _AFFINITY + " $source `:` " + _sized("source", "source_size") + " `->` "
+        + _sized("result", "result_size") + " attr-dict"
+    )
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        source_size: SSAValue | Operation,
+        result_type: Attribute,
+        result_size: SSAValue | Operation,
+        *,
+        affinity: DeviceAffinityAttr | None = None,
+    ):
+        super().__init__(
+            operands=[source, source_size, result_size],
+            properties={"affinity": affinity},
+            result_types=[result_type],
+        )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (0,)
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.result_size
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.source_size if index == 0 else None
+
+
+@irdl_op_definition
+class AsyncLoadOp(IRDLOperation):
+    """`stream.async.load %src[%offset] : type{%size} -> T` -- reads one element of
+    a staging resource; READs it."""
+
+    name = "stream.async.load"
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    result = result_def()
+
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware())
+
+    assembly_format = (
+        "$source `[` $source_offset `]` `:` " + _sized("source", "source_size")
+        + " `->` type($result) attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        source_size: SSAValue | Operation,
+        source_offset: SSAValue | Operation,
+        result_type: Attribute,
+    ):
+        super().__init__(
+            operands=[source, source_size, source_offset], result_types=[result_type]
+        )
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.source_size if index == 0 else None
+
+
+@irdl_op_definition
+class AsyncStoreOp(_TargetTied, IRDLOperation):
+    """`stream.async.store %v, %t[%offset] : T -> %t as type{%size}` -- writes one
+    element of a staging resource in place; WRITEs it."""
+
+    name = "stream.async.store"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    target = operand_def(T)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    value = operand_def()
+    result = result_def(T)
+
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+
+    custom_directives = (ShapedTiedResult,)
+
+    assembly_format = (
+        "$value `,` $target `[` $target_offset `]` `:` type($value) `->` "
+        "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        value: SSAValue | Operation,
+        target: SSAValue | Operation,
+        target_size: SSAValue | Operation,
+        target_offset: SSAValue | Operation,
+    ):
+        super().__init__(
+            operands=[target, target_size, target_offset, value],
+            result_types=[SSAValue.get(target).type],
+        )
+
+    def verify_(self) -> None:
+        _verify_same_type(self, self.target, self.result, "target, result")
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size if index == 0 else None
+
+
+
+# --------------------------------------------------------------------------------
+# Execution regions
+# --------------------------------------------------------------------------------
+
+
+def _parse_capture_list(
+    parser: Parser,
+) -> tuple[list[UnresolvedOperand], list[Parser.Argument], list[Attribute],
+           list[UnresolvedOperand]]:
+    """`(%x as %arg: type{%size}, ...)`: captured values, the region's arguments
+    they become, their types and sizes (IREE's `custom<ResourceRegion>` operands)."""
+    operands: list[UnresolvedOperand] = []
+    arguments: list[Parser.Argument] = []
+    types: list[Attribute] = []
+    sizes: list[UnresolvedOperand] = []
+
+    def entry() -> None:
+        operands.append(parser.parse_unresolved_operand())
+        parser.parse_keyword("as")
+        unresolved = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation(":")
+        type, size = parse_sized_type(parser)
+        arguments.append(unresolved.resolve(type))
+        types.append(type)
+        if size is not None:
+            sizes.append(size)
+
+    parser.parse_comma_separated_list(parser.Delimiter.PAREN, entry)
+    return operands, arguments, types, sizes
+
+
+def _print_capture_list(
+    printer: Printer,
+    operands: Sequence[SSAValue],
+    arguments: Sequence[SSAValue],
+    sizes: Sequence[SSAValue],
+) -> None:
+    printer.print_string("(")
+    remaining = list(sizes)
+
+    def entry(i: int) -> None:
+        printer.print_operand(operands[i])
+        printer.print_string(" as ")
+        printer.print_operand(arguments[i])
+        printer.print_string(": ")
+        size = remaining.pop(0) if isinstance(arguments[i].type, ResourceType) else None
+        print_sized_type(printer, arguments[i].type, size)
+
+    printer.print_list(range(len(operands)), entry)
+    printer.print_string(")")
+
+
+class _ResourceRegionOp(IRDLOperation):
+    """`stream.async.execute` and `stream.async.concurrent`: a region that takes
+    resources by capture (`with(%r as %arg: type{%size})`) and yields results,
+    each fresh or tied to a captured operand. Effects are those of the body."""
+
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return tied_indices(self.tied_operands, len(self.resource_results))
+
+    @property
+    def resource_results(self) -> Sequence[SSAValue]:
+        raise NotImplementedError
+
+    def _positions(self, values: Sequence[SSAValue]) -> dict[int, int]:
+        positions: dict[int, int] = {}
+        for i, value in enumerate(values):
+            if isinstance(value.type, ResourceType):
+                positions[i] = len(positions)
+        return positions
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        position = self._positions(self.resource_operands).get(index)
+        return None if position is None else self.resource_operand_sizes[position]
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        if index >= len(self.resource_results):
+            return None
+        position = self._positions(self.resource_results).get(index)
+        return None if position is None else self.result_sizes[position]
+
+    def verify_(self) -> None:
+        verify_tied_operands(
+            self, self.tied_operands, len(self.resource_results),
+            len(self.resource_operands),
+        )
+        block = self.body.block
+        if len(block.args) != len(self.resource_operands):
+            raise VerifyException("region takes one argument per captured operand")
+
+    @classmethod
+    def _parse_body(cls, parser: Parser) -> dict[str, object]:
+        parser.parse_keyword("with")
+        operands, arguments, types, sizes = _parse_capture_list(parser)
+        entries = []
+        if parser.parse_optional_punctuation("->") is not None:
+            entries = parse_result_list(parser, sized=True)
+        region = parser.parse_region(arguments)
+        index = IndexType()
+        pos = parser.pos
+        ties: list[int | None] = []
+        result_types: list[Attribute] = []
+        result_sizes: list[SSAValue] = []
+        for entry in entries:
+            tie, type = resolve_tied(parser, entry, operands, types)
+            ties.append(tie)
+            result_types.append(type)
+            if entry.size is not None:
+                result_sizes.append(parser.resolve_operand(entry.size, index))
+        return {
+            "operands": parser.resolve_operands(operands, types, pos),
+            "sizes": [parser.resolve_operand(size, index) for size in sizes],
+            "result_types": result_types,
+            "result_sizes": result_sizes,
+            "ties": ties,
+            "region": region,
+        }
+
+    def _print_body(self, printer: Printer) -> None:
+        printer.print_string(" with")
+        block = self.body.block
+        _print_capture_list(
+            printer, self.resource_operands, block.args, self.resource_operand_sizes
+        )
+        results = self.resource_results
+        if results:
+            printer.print_string(" -> ")
+            ties = self.tied_result_operands()
+            print_result_list(
+                printer,
+                [r.type for r in results],
+                [self.result_size_of(i) for i in range(len(results))],
+                [None if t is None else self.resource_operands[t] for t in ties],
+            )
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+
+@irdl_op_definition
+class AsyncExecuteOp(_ResourceRegionOp):
+    """`stream.async.execute (on(aff))? (await(%t) =>)? with(captures) -> results
+    { ... } => !stream.timepoint` -- a region of async work run on the device
+    timeline; its timepoint says when the results are ready."""
+
+    name = "stream.async.execute"
+
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+    result_sizes = var_operand_def(IndexType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    body = region_def("single_block")
+    await_timepoint = opt_operand_def(TimepointType)
+    results_ = var_result_def()
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, RecursiveMemoryEffect(), SizeAware())
+
+    @property
+    def resource_results(self) -> Sequence[SSAValue]:
+        return self.results_
+
+    def __init__(
+        self,
+        operands: Sequence[SSAValue | Operation],
+        operand_sizes: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        result_sizes: Sequence[SSAValue | Operation],
+        body: Region,
+        *,
+        tied_operands: Sequence[int | None] | None = None,
+        await_timepoint: SSAValue | Operation | None = None,
+        affinity: DeviceAffinityAttr | None = None,
+    ):
+        super().__init__(
+            operands=[operands, operand_sizes, result_sizes,
+                      [] if await_timepoint is None else [await_timepoint]],
+            properties={
+                "tied_operands": None if not result_types or tied_operands is None
+                else tied_operands_attr(tied_operands),
+                "affinity": affinity,
+            },
+            result_types=[result_types, TimepointType()],
+            regions=[body],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncExecuteOp:
+        affinity = _parse_optional_on(parser)
+        await_timepoint = None
+        if parser.parse_optional_keyword("await") is not None:
+            parser.parse_punctuation("(")
+            await_timepoint = parser.resolve_operand(
+                parser.parse_unresolved_operand(), TimepointType()
+            )
+            parser.parse_punctuation(")")
+            _parse_fat_arrow(parser)
+        parts = cls._parse_body(parser)
+        _parse_fat_arrow(parser)
+        parser.parse_type()
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(
+            parts["operands"], parts["sizes"], parts["result_types"],
+            parts["result_sizes"], parts["region"], tied_operands=parts["ties"],
+            await_timepoint=await_timepoint, affinity=affinity,
+        )  # type: ignore[arg-type]
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_optional_on(printer, self.affinity)
+        if self.await_timepoint is not None:
+            printer.print_string(" await(")
+            printer.print_operand(self.await_timepoint)
+            printer.print_string(") =>")
+        self._print_body(printer)
+        printer.print_string(" => ")
+        printer.print_attribute(self.result_timepoint.type)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+@irdl_op_definition
+class AsyncConcurrentOp(_ResourceRegionOp):
+    """`stream.async.concurrent (on(aff))? with(captures) -> results { ... }` -- a
+    wave of work inside an execute region that may run concurrently."""
+
+    name = "stream.async.concurrent"
+
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+    result_sizes = var_operand_def(IndexType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    body = region_def("single_block")
+    results_ = var_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, RecursiveMemoryEffect(), SizeAware())
+
+    @property
+    def resource_results(self) -> Sequence[SSAValue]:
+        return self.results_
+
+    def __init__(
+        self,
+        operands: Sequence[SSAValue | Operation],
+        operand_sizes: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        result_sizes: Sequence[SSAValue | Operation],
+        body: Region,
+        *,
+        tied_operands: Sequence[int | None] | None = None,
+        affinity: DeviceAffinityAttr | None = None,
+    ):
+        super().__init__(
+            operands=[operands, operand_sizes, result_sizes],
+            properties={
+                "tied_operands": None if not result_types or tied_operands is None
+                else tied_operands_attr(tied_operands),
+                "affinity": affinity,
+            },
+            result_types=[result_types],
+            regions=[body],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncConcurrentOp:
+        affinity = _parse_optional_on(parser)
+        parts = cls._parse_body(parser)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(
+            parts["operands"], parts["sizes"], parts["result_types"],
+            parts["result_sizes"], parts["region"], tied_operands=parts["ties"],
+            affinity=affinity,
+        )  # type: ignore[arg-type]
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_optional_on(printer, self.affinity)
+        self._print_body(printer)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """`stream.yield (%r, ... : type{%size}, ...)?` -- returns the results of an
+    execution region. Pure terminator."""
+
+    name = "stream.yield"
+
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, 
+        Pure(), IsTerminator(), ReturnLike(), HasParent(AsyncExecuteOp, AsyncConcurrentOp)
+    )
+
+    def __init__(
+        self,
+        operands: Sequence[SSAValue | Operation] = (),
+        sizes: Sequence[SSAValue | Operation] = (),
+    ):
+        super().__init__(operands=[operands, sizes])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        attributes = parser.parse_optional_attr_dict()
+        operands: list[UnresolvedOperand] = []
+        typed: list[tuple[Attribute, UnresolvedOperand | None]] = []
+        first = parser.parse_optional_unresolved_operand()
+        if first is not None:
+            operands.append(first)
+            while parser.parse_optional_punctuation(",") is not None:
+                operands.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(":")
+            typed = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, lambda: parse_sized_type(parser)
+            )
+        pos = parser.pos
+        values = parser.resolve_operands(operands, [t for t, _ in typed], pos)
+        sizes = [parser.resolve_operand(sz, IndexType()) for _, sz in typed if sz]
+        op = cls(values, sizes)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        if not self.resource_operands:
+            return
+        printer.print_string(" ")
+        printer.print_list(self.resource_operands, printer.print_operand)
+        printer.print_string(" : ")
+        sizes = list(self.resource_operand_sizes)
+        printer.print_list(
+            self.resource_operands,
+            lambda v: print_sized_type(
+                printer, v.type,
+                sizes.pop(0) if isinstance(v.type, ResourceType) and sizes else None,
+            ),
+        )
+
+
+
+# --------------------------------------------------------------------------------
+# Tensor ops (before the async phase: resources with an encoding)
+# --------------------------------------------------------------------------------
+
+
+def _encoded(value: str, encoding: str, dims: str, size: str) -> str:
+    """`enc({dims})? in type{%size}`: a resource holding a tensor of `enc`."""
+    return (
+        f"${encoding} custom<EncodingDims>(${dims}) `in` "
+        + _sized(value, size)
+    )
+
+
+class _EncodedResult:
+    """Size of the one result of a tensor op that states it as `result_size`."""
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return getattr(self, "result_size")
+
+
+@irdl_op_definition
+class TensorImportOp(_EncodedResult, IRDLOperation):
+    """`stream.tensor.import (on(aff))? (consume)? %buf : type -> enc({dims})? in
+    type{%size}` -- wraps an external buffer as a resource (the same memory)."""
+
+    name = "stream.tensor.import"
+
+    source = operand_def()
+    result_encoding_dims = var_operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    result_encoding = prop_def(TypeAttribute)
+    consume = opt_prop_def(UnitAttr)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    traits = traits_def(STREAM_PATTERNS, SizeAware())
+    custom_directives = (EncodingDims,)
+
+    assembly_format = (
+        _AFFINITY + " (`consume` $consume^)? $source `:` type($source) `->` "
+        + _encoded("result", "result_encoding", "result_encoding_dims", "result_size")
+        + " attr-dict-with-keyword"
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (0,)
+
+    def verify_(self) -> None:
+        _verify_dims(self.result_encoding, self.result_encoding_dims, "type set")
+
+
+@irdl_op_definition
+class TensorExportOp(IRDLOperation):
+    """`stream.tensor.export (on(aff))? %r : enc({dims})? in type{%size} -> type`
+    -- the resource as an external buffer (the same memory)."""
+
+    name = "stream.tensor.export"
+
+    source = operand_def(ResourceType)
+    source_encoding_dims = var_operand_def(IndexType)
+    source_size = operand_def(IndexType)
+    source_encoding = prop_def(TypeAttribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def()
+
+    traits = traits_def(STREAM_PATTERNS, SizeAware())
+    custom_directives = (EncodingDims,)
+
+    assembly_format = (
+        _AFFINITY + " $source `:` "
+        + _encoded("source", "source_encoding", "source_encoding_dims", "source_size")
+        + " `->` type($result) attr-dict-with-keyword"
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (0,)
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.source_size if index == 0 else None
+
+    def verify_(self) -> None:
+        _verify_dims(self.source_encoding, self.source_encoding_dims, "type set")
+
+
+@irdl_op_definition
+class TensorEmptyOp(_EncodedResult, IRDLOperation):
+    """`stream.tensor.empty (on(aff))? : enc({dims})? in type{%size}` -- a tensor
+    with no elements' worth of contents yet; ALLOCates its result."""
+
+    name = "stream.tensor.empty"
+
+    result_encoding_dims = var_operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    result_encoding = prop_def(TypeAttribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware())
+    custom_directives = (EncodingDims,)
+
+    assembly_format = (
+        _AFFINITY + " `:` "
+        + _encoded("result", "result_encoding", "result_encoding_dims", "result_size")
+        + " attr-dict-with-keyword"
+    )
+
+    def verify_(self) -> None:
+        _verify_dims(self.result_encoding, self.result_encoding_dims, "type set")
+
+
+@irdl_op_definition
+class TensorSplatOp(_EncodedResult, IRDLOperation):
+    """`stream.tensor.splat (on(aff))? %v : T -> enc({dims})? in type{%size}` -- a
+    tensor of one repeated value; ALLOCates its result."""
+
+    name = "stream.tensor.splat"
+
+    value = operand_def()
+    result_encoding_dims = var_operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    result_encoding = prop_def(TypeAttribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware())
+    custom_directives = (EncodingDims,)
+
+    assembly_format = (
+        _AFFINITY + " $value `:` type($value) `->` "
+        + _encoded("result", "result_encoding", "result_encoding_dims", "result_size")
+        + " attr-dict-with-keyword"
+    )
+
+    def verify_(self) -> None:
+        _verify_dims(self.result_encoding, self.result_encoding_dims, "type set")
+
+
+@irdl_op_definition
+class TensorCloneOp(_EncodedResult, IRDLOperation):
+    """`stream.tensor.clone (on(aff))? %src : enc in type{%size} -> enc in
+    type{%size}` -- a copy of a tensor; READs the source, ALLOCates the result."""
+
+    name = "stream.tensor.clone"
+
+    source = operand_def(ResourceType)
+    source_encoding_dims = var_operand_def(IndexType)
+    source_size = operand_def(IndexType)
+    result_encoding_dims = var_operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    source_encoding = prop_def(TypeAttribute)
+    result_encoding = prop_def(TypeAttribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, 
+        OperandEffects(reads=operands_named("source"), allocates=all_results),
+        SizeAware(),
+    )
+    custom_directives = (EncodingDims,)
+
+    assembly_format = (
+        _AFFINITY + " $source `:` "
+        + _encoded("source", "source_encoding", "source_encoding_dims", "source_size")
+        + " `->` "
+        + _encoded("result", "result_encoding", "result_encoding_dims", "result_size")
+        + " attr-dict-with-keyword"
+    )
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.source_size if index == 0 else None
+
+    def verify_(self) -> None:
+        _verify_dims(self.source_encoding, self.source_encoding_dims, "type set")
+        _verify_dims(self.result_encoding, self.result_encoding_dims, "type set")
+
+
+@irdl_op_definition
+class TensorSliceOp(_EncodedResult, IRDLOperation):
+    """`stream.tensor.slice (on(aff))? %src[%starts for %lengths] : enc in
+    type{%size} -> enc in type{%size}` -- a copy of a sub-tensor; READs the source,
+    ALLOCates the result."""
+
+    name = "stream.tensor.slice"
+
+    source = operand_def(ResourceType)
+    source_encoding_dims = var_operand_def(IndexType)
+    source_size = operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    lengths = var_operand_def(IndexType)
+    result_encoding_dims = var_operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    source_encoding = prop_def(TypeAttribute)
+    result_encoding = prop_def(TypeAttribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, 
+        OperandEffects(reads=operands_named("source"), allocates=all_results),
+        SizeAware(),
+    )
+    custom_directives = (EncodingDims,)
+
+    assembly_format = (
+        _AFFINITY + " $source `[` $start_indices `for` $lengths `]` `:` "
+        + _encoded("source", "source_encoding", "source_encoding_dims", "source_size")
+        + " `->` "
+        + _encoded("result", "result_encoding", "result_encoding_dims", "result_size")
+        + " attr-dict-with-keyword"
+    )
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.source_size if index == 0 else None
+
+
+@irdl_op_definition
+class TensorFillOp(_TargetTied, IRDLOperation):
+    """`stream.tensor.fill (on(aff))? %v, %t([%starts for %lengths])? : T -> enc
+    in %t as type{%size}` -- fills (part of) a tensor in place; WRITEs it."""
+
+    name = "stream.tensor.fill"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    target = operand_def(T)
+    target_encoding_dims = var_operand_def(IndexType)
+    target_size = operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    lengths = var_operand_def(IndexType)
+    value = operand_def()
+    target_encoding = prop_def(TypeAttribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+    custom_directives = (EncodingDims, ShapedTiedResult)
+
+    assembly_format = (
+        _AFFINITY + " $value `,` $target (`[` $start_indices `for` $lengths^ `]`)? "
+        "`:` type($value) `->` $target_encoding "
+        "custom<EncodingDims>($target_encoding_dims) `in` "
+        "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
+    )
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size if index == 0 else None
+
+
+@irdl_op_definition
+class TensorUpdateOp(_TargetTied, IRDLOperation):
+    """`stream.tensor.update (on(aff))? %u, %t[%starts] : enc in type{%size} ->
+    enc in %t as type{%size}` -- writes a tensor into another in place; READs the
+    update, WRITEs the target."""
+
+    name = "stream.tensor.update"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    target = operand_def(T)
+    target_encoding_dims = var_operand_def(IndexType)
+    target_size = operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    update = operand_def(ResourceType)
+    update_encoding_dims = var_operand_def(IndexType)
+    update_size = operand_def(IndexType)
+    target_encoding = prop_def(TypeAttribute)
+    update_encoding = prop_def(TypeAttribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, 
+        OperandEffects(reads=operands_named("update"), writes=operands_named("target")),
+        SizeAware(),
+    )
+    custom_directives = (EncodingDims, ShapedTiedResult)
+
+    assembly_format = (
+        _AFFINITY + " $update `,` $target `[` $start_indices `]` `:` "
+        + _encoded("update", "update_encoding", "update_encoding_dims", "update_size")
+        + " `->` $target_encoding custom<EncodingDims>($target_encoding_dims) `in` "
+        "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
+    )
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size
+
+
+@irdl_op_definition
+class TensorLoadOp(IRDLOperation):
+    """`stream.tensor.load %r([%indices])? : enc in type{%size} -> T` -- reads one
+    element of a staging tensor; READs it."""
+
+    name = "stream.tensor.load"
+
+    source = operand_def(ResourceType)
+    source_encoding_dims = var_operand_def(IndexType)
+    source_size = operand_def(IndexType)
+    indices = var_operand_def(IndexType)
+    source_encoding = prop_def(TypeAttribute)
+    result = result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware())
+    custom_directives = (EncodingDims,)
+
+    assembly_format = (
+        "$source (`[` $indices^ `]`)? `:` "
+        + _encoded("source", "source_encoding", "source_encoding_dims", "source_size")
+        + " `->` type($result) attr-dict-with-keyword"
+    )
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.source_size if index == 0 else None
+
+
+@irdl_op_definition
+class TensorStoreOp(_TargetTied, IRDLOperation):
+    """`stream.tensor.store %v, %t([%indices])? : T -> enc in %t as type{%size}` --
+    writes one element of a staging tensor in place; WRITEs it."""
+
+    name = "stream.tensor.store"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    target = operand_def(T)
+    target_encoding_dims = var_operand_def(IndexType)
+    target_size = operand_def(IndexType)
+    indices = var_operand_def(IndexType)
+    value = operand_def()
+    target_encoding = prop_def(TypeAttribute)
+    result = result_def(T)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+    custom_directives = (EncodingDims, ShapedTiedResult)
+
+    assembly_format = (
+        "$value `,` $target (`[` $indices^ `]`)? `:` type($value) `->` "
+        "$target_encoding custom<EncodingDims>($target_encoding_dims) `in` "
+        "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
+    )
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size
+
+
+# --------------------------------------------------------------------------------
+# Resource ops (explicit memory)
+# --------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ResourceLoadOp(IRDLOperation):
+    """`stream.resource.load %r[%offset] : type{%size} -> T` -- reads from a mapped
+    staging resource; READs it."""
+
+    name = "stream.resource.load"
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    result = result_def()
+
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware())
+
+    assembly_format = (
+        "$source `[` $source_offset `]` `:` " + _sized("source", "source_size")
+        + " `->` type($result) attr-dict-with-keyword"
+    )
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.source_size if index == 0 else None
+
+
+@irdl_op_definition
+class ResourceStoreOp(IRDLOperation):
+    """`stream.resource.store %v, %r[%offset] : T -> type{%size}` -- writes into a
+    mapped staging resource; WRITEs it."""
+
+    name = "stream.resource.store"
+
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    value = operand_def()
+
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+
+    assembly_format = (
+        "$value `,` $target `[` $target_offset `]` `:` type($value) `->` "
+        + _sized("target", "target_size") + " attr-dict-with-keyword"
+    )
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size if index == 0 else None
+
+
+@irdl_op_definition
+class ResourceSubviewOp(IRDLOperation):
+    """`stream.resource.subview %r[%offset] : type{%size} -> type{%size}` -- a view
+    of a byte range of a resource (the same memory). Pure."""
+
+    name = "stream.resource.subview"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    source = operand_def(T)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    result = result_def(T)
+
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+
+    assembly_format = (
+        "$source `[` $source_offset `]` `:` " + _sized("source", "source_size")
+        + " `->` " + _sized("result", "result_size") + " attr-dict-with-keyword"
+    )
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        source_size: SSAValue | Operation,
+        source_offset: SSAValue | Operation,
+        result_size: SSAValue | Operation,
+    ):
+        super().__init__(
+            operands=[source, source_size, source_offset, result_size],
+            result_types=[SSAValue.get(source).type],
+        )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (0,)
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.result_size
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.source_size if index == 0 else None
+
+
+@irdl_op_definition
+class ResourceTransientsOp(IRDLOperation):
+    """`stream.resource.transients (on(aff))? (await(%t) =>)? %r : type{%size} from
+    %storage : type{%size} => !stream.timepoint` -- places a resource's transient
+    allocations in the given storage; the result is the resource."""
+
+    name = "stream.resource.transients"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    resource = operand_def(T)
+    resource_size = operand_def(IndexType)
+    storage = operand_def(ResourceType)
+    storage_size = operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+    result_timepoint = result_def(TimepointType)
+
+    traits = traits_def(STREAM_PATTERNS, SizeAware())
+
+    assembly_format = (
+        _AFFINITY + " " + _await(True) + " $resource `:` "
+        + _sized("resource", "resource_size") + " `from` $storage `:` "
+        + _sized("storage", "storage_size")
+        + " `=` `` `>` type($result_timepoint) attr-dict-with-keyword"
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (0, None)
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.resource_size if index == 0 else None
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return {0: self.resource_size, 2: self.storage_size}.get(index)
+
+
+@irdl_op_definition
+class ResourceTryMapOp(IRDLOperation):
+    """`stream.resource.try_map (on(aff))? %buf[%offset] : type -> i1,
+    type{%size}` -- maps host memory as a resource when the device can."""
+
+    name = "stream.resource.try_map"
+
+    source = operand_def()
+    source_offset = operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    did_map = result_def()
+    result = result_def(ResourceType)
+
+    traits = traits_def(STREAM_PATTERNS, SizeAware())
+
+    assembly_format = (
+        _AFFINITY + " $source `[` $source_offset `]` `:` type($source) `->` "
+        "type($did_map) `,` " + _sized("result", "result_size")
+        + " attr-dict-with-keyword"
+    )
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.result_size if index == 1 else None
+
+
+@irdl_op_definition
+class ResourcePackOp(IRDLOperation):
+    """`stream.resource.pack (on(aff))? (offset(%o))? slices({[s, e] = %size, ...})
+    : index` -- offsets that pack slices with the given lifetime intervals into
+    one slab, and the slab's length. Pure."""
+
+    name = "stream.resource.pack"
+
+    offset = opt_operand_def(IndexType)
+    dynamic_slice_sizes = var_operand_def(IndexType)
+    lifetime_intervals = prop_def(ArrayAttr[IntegerAttr])
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    total_length = result_def(IndexType)
+    packed_offsets = var_result_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(STREAM_PATTERNS, Pure())
+
+    def verify_(self) -> None:
+        if len(self.lifetime_intervals.data) != 2 * len(self.dynamic_slice_sizes):
+            raise VerifyException("lifetime intervals must be start/end pairs")
+        if len(self.packed_offsets) != len(self.dynamic_slice_sizes):
+            raise VerifyException("one packed offset per slice")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ResourcePackOp:
+        affinity = _parse_optional_on(parser)
+        offset = None
+        if parser.parse_optional_keyword("offset") is not None:
+            parser.parse_punctuation("(")
+            offset = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+            parser.parse_punctuation(")")
+        parser.parse_keyword("slices")
+        parser.parse_punctuation("(")
+        intervals: list[int] = []
+        sizes: list[SSAValue] = []
+
+        def slice_entry() -> None:
+            parser.parse_punctuation("[")
+            intervals.append(parser.parse_integer())
+            parser.parse_punctuation(",")
+            intervals.append(parser.parse_integer())
+            parser.parse_punctuation("]")
+            parser.parse_punctuation("=")
+            sizes.append(
+                parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+            )
+
+        parser.parse_comma_separated_list(parser.Delimiter.BRACES, slice_entry)
+        parser.parse_punctuation(")")
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls.build(
+            operands=[[] if offset is None else [offset], sizes],
+            properties={
+                "lifetime_intervals": ArrayAttr(
+                    [IntegerAttr(i, IndexType()) for i in intervals]
+                ),
+                "affinity": affinity,
+            },
+            result_types=[IndexType(), [IndexType()] * len(sizes)],
+        )
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_optional_on(printer, self.affinity)
+        if self.offset is not None:
+            printer.print_string(" offset(")
+            printer.print_operand(self.offset)
+            printer.print_string(")")
+        printer.print_string(" slices({")
+        intervals = [a.value.data for a in self.lifetime_intervals.data]
+        count = len(self.dynamic_slice_sizes)
+        for i, size in enumerate(self.dynamic_slice_sizes):
+            printer.print_string("\n")
+            printer.print_string(f"  [{intervals[2 * i]}, {intervals[2 * i + 1]}] = ",
+                                 indent=0)
+            printer.print_operand(size)
+            if i < count - 1:
+                printer.print_string(",")
+        if count:
+            printer.print_string("\n")
+        printer.print_string("}) : index")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+# --------------------------------------------------------------------------------
+# More timepoint ops
+# --------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class TimepointImportOp(IRDLOperation):
+    """`stream.timepoint.import (on(aff))? %a, ... : (types) => !stream.timepoint`
+    -- a timepoint from external values (a fence, a semaphore and its value)."""
+
+    name = "stream.timepoint.import"
+
+    operands_ = var_operand_def()
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result_timepoint = result_def(TimepointType)
+
+    traits = traits_def(STREAM_PATTERNS, Pure())
+
+    assembly_format = (
+        _AFFINITY + " $operands_ `:` `(` type($operands_) `)` `=` `` `>` "
+        "type($result_timepoint) attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class TimepointExportOp(IRDLOperation):
+    """`stream.timepoint.export (on(aff))? %t => (types)` -- external values for a
+    timepoint."""
+
+    name = "stream.timepoint.export"
+
+    await_timepoint = operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    results_ = var_result_def()
+
+    traits = traits_def(STREAM_PATTERNS, Pure())
+
+    assembly_format = (
+        _AFFINITY + " $await_timepoint `=` `` `>` `(` type($results_) `)` "
+        "attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class TimepointChainExternalOp(IRDLOperation):
+    """`stream.timepoint.chain_external (on(aff))? %t => (%fence : type)` -- signals
+    external values once the timepoint is reached; WRITEs them."""
+
+    name = "stream.timepoint.chain_external"
+
+    await_timepoint = operand_def(TimepointType)
+    external_values = var_operand_def()
+    affinity = opt_prop_def(DeviceAffinityAttr)
+
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("external_values")))
+
+    assembly_format = (
+        _AFFINITY + " $await_timepoint `=` `` `>` "
+        "`(` $external_values `:` type($external_values) `)` attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class TimepointBarrierOp(IRDLOperation):
+    """`stream.timepoint.barrier (on(aff))? %r : type{%size} => !stream.timepoint`
+    -- the resource and a timepoint reached when its pending work is done."""
+
+    name = "stream.timepoint.barrier"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    resource = operand_def(T)
+    resource_size = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+    result_timepoint = result_def(TimepointType)
+
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+
+    assembly_format = (
+        _AFFINITY + " $resource `:` " + _sized("resource", "resource_size")
+        + " `=` `` `>` type($result_timepoint) attr-dict-with-keyword"
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (0, None)
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.resource_size if index == 0 else None
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.resource_size if index == 0 else None
+
+
 Stream = Dialect(
     "stream",
     [
@@ -1457,6 +2995,38 @@ Stream = Dialect(
         TimepointImmediateOp,
         TimepointJoinOp,
         TimepointAwaitOp,
+        AsyncConstantOp,
+        AsyncSplatOp,
+        AsyncSliceOp,
+        AsyncFillOp,
+        AsyncUpdateOp,
+        AsyncCopyOp,
+        AsyncCastOp,
+        AsyncLoadOp,
+        AsyncStoreOp,
+        AsyncExecuteOp,
+        AsyncConcurrentOp,
+        YieldOp,
+        TensorImportOp,
+        TensorExportOp,
+        TensorEmptyOp,
+        TensorSplatOp,
+        TensorCloneOp,
+        TensorSliceOp,
+        TensorFillOp,
+        TensorUpdateOp,
+        TensorLoadOp,
+        TensorStoreOp,
+        ResourceLoadOp,
+        ResourceStoreOp,
+        ResourceSubviewOp,
+        ResourceTransientsOp,
+        ResourceTryMapOp,
+        ResourcePackOp,
+        TimepointImportOp,
+        TimepointExportOp,
+        TimepointChainExternalOp,
+        TimepointBarrierOp,
     ],
     [ResourceType, TimepointType, NamedParameterAttr, TimepointAttr],
 )

@@ -22,6 +22,7 @@ results `%arg0 as type`) live here, as they do in IREE's Util dialect.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,10 +65,12 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
     CallableOpInterface,
     EffectInstance,
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -349,6 +352,34 @@ def resolve_tied(
         entry.tied_to.span.start,
         entry.tied_to.span.end,
     )
+
+
+# --------------------------------------------------------------------------------
+# Canonicalization patterns declared on the ops
+# --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CanonicalizedBy(HasCanonicalizationPatternsTrait):
+    """An op's canonicalization patterns (MLIR's `hasCanonicalizer`), declared on
+    the op and defined in `module`'s `PATTERNS` table under the op's name. The
+    module is imported on first use: dialects do not import passes, and every
+    driver that asks the op (memplan's canonicalize, apply-patterns, xDSL's
+    canonicalize) gets the same patterns."""
+
+    module: str
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        table = importlib.import_module(self.module).PATTERNS
+        return tuple(table.get(op.name, ()))
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
+
+
+STREAM_PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream")
+UTIL_PATTERNS = CanonicalizedBy("memplan.passes.patterns.util")
 
 
 # --------------------------------------------------------------------------------
@@ -655,7 +686,7 @@ class GlobalStoreOp(IRDLOperation):
     value = operand_def()
     global_ = prop_def(FlatSymbolRefAttrConstr, prop_name="global")
 
-    traits = traits_def(_GlobalStoreEffect())
+    traits = traits_def(_GlobalStoreEffect(), UTIL_PATTERNS)
 
     assembly_format = "$value `,` $global attr-dict `:` type($value)"
 
@@ -723,6 +754,7 @@ class InitializerOp(IRDLOperation):
     body = region_def()
 
     traits = traits_def(
+        UTIL_PATTERNS,
         IsolatedFromAbove(), OptionalSymbolOpInterface(), _FunctionLikeCallable()
     )
 

@@ -8,9 +8,8 @@ changes:
 - fold it with its `HasFolder` trait (xDSL's ops; constants are materialized by the
   op's dialect);
 - apply its canonicalization patterns, found through the
-  `HasCanonicalizationPatternsTrait` interface: the op's own trait (xDSL's ops) and
-  any model attached to it (memplan attaches the stream and util patterns in
-  `memplan.passes.patterns`, so the dialect files need no edit).
+  `HasCanonicalizationPatternsTrait` interface: the op's own trait (xDSL's ops, and
+  memplan's stream and util ops, which declare theirs) and any model attached to it.
 
 Between sweeps, region-level cleanups run (`memplan.passes.patterns.common`): blocks no
 path reaches are erased, block arguments that are unused or receive one value from
@@ -35,8 +34,6 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
 
-import memplan.passes.patterns.stream  # noqa: F401  (attaches the stream patterns)
-import memplan.passes.patterns.util  # noqa: F401  (attaches the util patterns)
 from memplan.analysis.fingerprint import fingerprint
 from memplan.analysis.purity import is_trivially_dead
 from memplan.interfaces import get_interface

@@ -1,4 +1,5 @@
-"""Canonicalization patterns of IREE's `util` ops, attached to the ops as models.
+"""Canonicalization patterns of IREE's `util` ops (`PATTERNS`, by op name), declared
+on the ops through `memplan.dialects.util.UTIL_PATTERNS`.
 
 - An initializer whose body does nothing but return is erased (IREE's
   `DropEmptyInitializerOp`).
@@ -19,10 +20,9 @@ from xdsl.traits import IsTerminator
 from memplan.analysis.globals import GlobalLoadInterface, GlobalStoreInterface
 from memplan.analysis.purity import EVERYTHING, written_resources
 from memplan.dialects import util
-from memplan.interfaces import attach_trait, get_interface
-from memplan.passes.patterns.common import CanonicalizationPatterns
+from memplan.interfaces import get_interface
 
-__all__ = ["DropEmptyInitializer", "EraseStoreOfLoadedValue"]
+__all__ = ["DropEmptyInitializer", "EraseStoreOfLoadedValue", "PATTERNS"]
 
 
 class DropEmptyInitializer(RewritePattern):
@@ -73,5 +73,7 @@ class EraseStoreOfLoadedValue(RewritePattern):
             rewriter.erase(op)
 
 
-attach_trait(util.InitializerOp, CanonicalizationPatterns((DropEmptyInitializer(),)))
-attach_trait(util.GlobalStoreOp, CanonicalizationPatterns((EraseStoreOfLoadedValue(),)))
+PATTERNS = {
+    "util.initializer": (DropEmptyInitializer(),),
+    "util.global.store": (EraseStoreOfLoadedValue(),),
+}
