@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -24,3 +26,26 @@ class MemplanPass(ModulePass):
     @abstractmethod
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         """Rewrite `module`; return True iff the IR changed."""
+
+
+StatisticSink = Callable[[str, int, str], None]
+_sinks: list[StatisticSink] = []
+
+
+@contextmanager
+def collect_statistics(sink: StatisticSink) -> Iterator[None]:
+    """Send `record_statistic` calls made while the context is active to `sink`
+    (the tool's `--mlir-pass-statistics` collector for the running pass)."""
+    _sinks.append(sink)
+    try:
+        yield
+    finally:
+        _sinks.pop()
+
+
+def record_statistic(name: str, amount: int, description: str) -> None:
+    """Add `amount` to the running pass's counter `name` (MLIR's `Pass::Statistic`,
+    e.g. `record_statistic("num-merged", 3, "Number of buffers merged")`); free when
+    nobody collects."""
+    if _sinks:
+        _sinks[-1](name, amount, description)

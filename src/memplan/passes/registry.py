@@ -131,3 +131,78 @@ def passes_by_name() -> dict[str, PassInfo]:
         for name in (info.name, *info.aliases):
             table[name] = info
     return table
+
+
+@dataclass(frozen=True)
+class PassOption:
+    """One option of a pass, as `--help`, `--list-passes` and the docs show it."""
+
+    spelled: str
+    """MLIR's spelling (`max-iterations`)."""
+    field_name: str
+    type_text: str
+    """The value MLIR's help names: `<int>`, `<true|false>`, `<string>`, the enum
+    values `<normal|disabled>`; never a Python type name."""
+    default: object
+    description: str
+
+    def describe(self) -> str:
+        text = f"{self.type_text}"
+        if self.description:
+            text += f" {self.description}"
+        if self.default not in (None, "", ()):
+            default = self.default
+            if isinstance(default, bool):
+                default = "true" if default else "false"
+            elif isinstance(default, tuple):
+                default = ",".join(str(d) for d in default)
+            text += f" (default: {default})"
+        return text
+
+
+def _type_text(hint: object) -> str:
+    import types
+    import typing
+
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType) and len(args) == 1:
+        return _type_text(args[0])
+    if origin is typing.Literal:
+        return "<" + "|".join(str(a) for a in typing.get_args(hint)) + ">"
+    if origin is tuple:
+        return _type_text(args[0] if args else str).replace(">", ",...>")
+    return {bool: "<true|false>", int: "<int>", float: "<number>", str: "<string>"}.get(
+        hint, "<value>"  # type: ignore[arg-type]
+    )
+
+
+def pass_options(cls: type[ModulePass]) -> list[PassOption]:
+    """The options of pass class `cls`, from its dataclass fields: a field's
+    description is `metadata={"help": ...}` on the field, so the class is the one
+    source of what an option means."""
+    import dataclasses
+    import typing
+
+    if not dataclasses.is_dataclass(cls):
+        return []
+    hints = typing.get_type_hints(cls)
+    options: list[PassOption] = []
+    for f in dataclasses.fields(cls):
+        if f.name.startswith("_") or f.name == "name" or not f.init:
+            continue
+        default: object = f.default
+        if default is dataclasses.MISSING and f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        if default is dataclasses.MISSING:
+            default = None
+        options.append(
+            PassOption(
+                f.name.replace("_", "-"),
+                f.name,
+                _type_text(hints.get(f.name, str)),
+                default,
+                str(f.metadata.get("help", "")),
+            )
+        )
+    return options

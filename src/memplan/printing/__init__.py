@@ -48,6 +48,8 @@ def print_module(
     generic: bool = False,
     debuginfo: bool = False,
     dialects: Iterable[Dialect] = (),
+    keep_names: bool = False,
+    local_scope: bool = False,
 ) -> None:
     """Print `module` (aliases first, dialect resources last) and a newline.
 

@@ -60,9 +60,12 @@ def collect_expectations(text: str, file: str) -> list[Expectation]:
     return found
 
 
-def check(expected: list[Expectation], emitted: list[Diagnostic]) -> list[Diagnostic]:
+def check(
+    expected: list[Expectation], emitted: list[Diagnostic], *, only_expected: bool = False
+) -> list[Diagnostic]:
     """The errors to report: emitted diagnostics nobody expected, and expectations
-    that nothing produced."""
+    that nothing produced. With `only_expected` (MLIR's
+    `--verify-diagnostics=only-expected`) unexpected diagnostics are ignored."""
     problems: list[Diagnostic] = []
     for diagnostic in emitted:
         match = next(
@@ -77,7 +80,7 @@ def check(expected: list[Expectation], emitted: list[Diagnostic]) -> list[Diagno
             ),
             None,
         )
-        if match is None:
+        if match is None and not only_expected:
             problems.append(
                 Diagnostic(
                     "error",
@@ -85,7 +88,7 @@ def check(expected: list[Expectation], emitted: list[Diagnostic]) -> list[Diagno
                     diagnostic.location,
                 )
             )
-        else:
+        elif match is not None:
             match.remaining -= 1
     for e in expected:
         if e.remaining > 0:

@@ -8,7 +8,6 @@ file is written only when everything succeeded, and atomically.
 
 from __future__ import annotations
 
-import argparse
 import io
 import os
 import sys
@@ -34,11 +33,16 @@ from memplan.printing import print_module
 from memplan.passes.registry import PASSES, passes_by_name
 from memplan.tools.output import OutputError, write_output
 from memplan.tools.expected_diagnostics import check, collect_expectations
+from memplan.analysis.fingerprint import fingerprint
+from memplan.passes.registry import pass_options
+from memplan.tools.command_line import CommandLine, Namespace, Option
 from memplan.tools.pipeline import (
     ScheduledPass,
+    describe_pipeline,
     parse_pass_pipeline,
     pass_spec_from_flag,
 )
+from memplan.tools.statistics import PassStatistics
 from memplan.tools.source import (
     SPLIT_MARKER,
     parse_error_diagnostic,
@@ -47,92 +51,89 @@ from memplan.tools.source import (
 )
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    """argparse with mlir-opt's exit code (1) and one-line errors."""
-
-    def error(self, message: str):  # type: ignore[override]
-        raise UserError(message)
-
-
 def _pass_help() -> str:
-    lines = ["passes (each also a --NAME flag; options as --NAME='opt=value'):"]
+    lines = ["Passes (each also a --NAME flag; options as --NAME='opt=value'):"]
     for info in sorted(PASSES, key=lambda p: p.name):
         aliases = f" (alias: {', '.join(info.aliases)})" if info.aliases else ""
-        lines.append(f"  {info.name:<28} {info.summary}{aliases}")
-        try:
-            from xdsl.passes import get_pass_option_infos
-
-            for option in get_pass_option_infos(info.load()):
-                default = (
-                    f" (default {option.default_value})" if option.default_value else ""
-                )
-                lines.append(
-                    f"  {'':<30}{option.name.replace('_', '-')}: "
-                    f"{option.expected_type}{default}"
-                )
-        except ImportError:
-            pass
+        lines.append(f"  --{info.name:<36} {info.summary}{aliases}")
+        for option in pass_options(info.load()):
+            lines.append(f"      --{option.spelled:<32} {option.describe()}")
     return "\n".join(lines)
 
 
-def _build_argument_parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
-        prog="memplan-opt",
-        description="Memory planning and cleanup passes for GPU-runtime MLIR.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=_pass_help(),
-    )
-    parser.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
-    parser.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
-    parser.add_argument(
-        "-p", "--passes", action="append", default=[], help="comma-separated pass pipeline"
-    )
-    parser.add_argument(
-        "--pass-pipeline", action="append", default=[],
-        help="MLIR-style pipeline, e.g. 'builtin.module(cse,canonicalize)'",
-    )
-    parser.add_argument(
-        "--split-input-file", nargs="?", const=SPLIT_MARKER, default=None,
-        metavar="MARKER",
-        help=f"process each chunk between '{SPLIT_MARKER}' lines independently",
-    )
-    parser.add_argument(
-        "--verify-diagnostics", action="store_true",
-        help="check emitted diagnostics against expected-* comments in the input",
-    )
-    parser.add_argument("--mlir-print-op-generic", action="store_true",
-                        help="print operations in generic form")
-    parser.add_argument("--mlir-print-debuginfo", action="store_true",
-                        help="print source locations")
-    parser.add_argument("--mlir-print-ir-after-all", action="store_true",
-                        help="print the IR to stderr after every pass")
-    parser.add_argument("--mlir-print-ir-before-all", action="store_true",
-                        help="print the IR to stderr before every pass")
-    parser.add_argument("--mlir-timing", action="store_true",
-                        help="print the time spent parsing, in each pass and printing")
-    parser.add_argument("--verify-each", action="store_true",
-                        help="verify the IR after every pass (default: after the pipeline)")
-    parser.add_argument("--allow-unregistered-dialect", action="store_true",
-                        help="accept ops of dialects memplan does not know")
-    parser.add_argument("--version", action="version",
-                        version=f"memplan-opt {memplan.__version__}")
-    return parser
+OPTIONS: tuple[Option, ...] = (
+    Option("o", "required", "output file (default: stdout); devices and links are "
+           "written through, regular files replaced atomically",
+           dest="output", default="-", value_name="filename"),
+    Option("p", "list", "comma-separated pass pipeline (xdsl-opt's spelling)",
+           dest="passes", aliases=("passes",), value_name="pipeline"),
+    Option("pass-pipeline", "list", "MLIR textual pipeline, e.g. "
+           "'builtin.module(func.func(cse),canonicalize)'", value_name="pipeline"),
+    Option("split-input-file", "optional", "process each chunk between marker lines "
+           f"independently (default marker '{SPLIT_MARKER}')", const=SPLIT_MARKER,
+           value_name="marker"),
+    Option("verify-diagnostics", "optional", "check emitted diagnostics against "
+           "expected-* comments in the input", const="all",
+           choices=("all", "only-expected"), value_name="mode"),
+    Option("allow-unregistered-dialect", "flag",
+           "accept ops of dialects memplan does not know", default=False),
+    Option("verify-each", "flag", "verify the IR after every pass (default: true)",
+           default=True),
+    Option("keep-names", "flag", "print the source's SSA value names instead of "
+           "mlir-opt's (%c0, %alloc, %0, %arg0)", default=False,
+           aliases=("mlir-print-keep-names",)),
+    Option("mlir-print-op-generic", "flag", "print operations in generic form",
+           default=False),
+    Option("mlir-print-debuginfo", "flag", "print source locations", default=False),
+    Option("mlir-print-local-scope", "flag",
+           "print attributes inline, without #alias definitions", default=False),
+    Option("mlir-print-ir-after-all", "flag", "print the IR to stderr after every pass",
+           default=False),
+    Option("mlir-print-ir-before-all", "flag", "print the IR to stderr before every pass",
+           default=False),
+    Option("mlir-print-ir-after", "list", "print the IR to stderr after PASS",
+           value_name="pass"),
+    Option("mlir-print-ir-before", "list", "print the IR to stderr before PASS",
+           value_name="pass"),
+    Option("mlir-print-ir-after-change", "flag", "with the after-printing options: "
+           "print only when the pass changed the IR", default=False),
+    Option("mlir-print-ir-after-failure", "flag",
+           "print the IR to stderr after a pass that failed", default=False),
+    Option("mlir-pass-statistics", "flag", "print each pass's counters to stderr",
+           default=False),
+    Option("mlir-pass-statistics-display", "required", "how statistics are shown",
+           default="list", choices=("list", "pipeline")),
+    Option("mlir-timing", "flag", "print the time spent parsing, in each pass and "
+           "printing", default=False),
+    Option("mlir-disable-threading", "flag", "accepted for mlir-opt compatibility "
+           "(memplan runs single-threaded)", default=False),
+    Option("dump-pass-pipeline", "flag", "print the pass pipeline to stderr before "
+           "running it", default=False),
+    Option("list-passes", "flag", "print the registered passes and exit", default=False),
+    Option("show-dialects", "flag", "print the registered dialects and exit",
+           default=False),
+    Option("version", "flag", "print the version and exit", default=False),
+    Option("help", "flag", "print this help and exit", default=False,
+           aliases=("h", "help-hidden")),
+)
 
 
-def _extract_pass_flags(argv: list[str]) -> tuple[list[str], list[str]]:
-    """Split `--NAME[=opts]` pass flags (kept in order) from the other arguments."""
+def _command_line() -> CommandLine:
     table = passes_by_name()
-    rest: list[str] = []
-    pipeline: list[str] = []
-    for arg in argv:
-        if arg.startswith("-") and not arg.startswith("---"):
-            body = arg.lstrip("-")
-            name, sep, options = body.partition("=")
-            if name in table:
-                pipeline.append(pass_spec_from_flag(name, options if sep else None))
-                continue
-        rest.append(arg)
-    return rest, pipeline
+    return CommandLine(
+        "memplan-opt",
+        OPTIONS,
+        is_pass=table.__contains__,
+        pass_names=lambda: table,
+    )
+
+
+def _help_text(command_line: CommandLine) -> str:
+    return (
+        "OVERVIEW: memplan-opt: memory planning and cleanup passes for GPU-runtime "
+        "MLIR, with mlir-opt's command line\n\n"
+        f"{command_line.help()}\n\n{_pass_help()}\n"
+    )
 
 
 @dataclass
@@ -159,7 +160,7 @@ class _Timing:
         return "\n".join(lines)
 
 
-def _print_module(module: ModuleOp, args: argparse.Namespace, ctx: Context) -> str:
+def _print_module(module: ModuleOp, args: Namespace, ctx: Context) -> str:
     buffer = io.StringIO()
     print_module(
         module,
@@ -167,6 +168,8 @@ def _print_module(module: ModuleOp, args: argparse.Namespace, ctx: Context) -> s
         generic=args.mlir_print_op_generic,
         debuginfo=args.mlir_print_debuginfo,
         dialects=ctx.loaded_dialects,
+        keep_names=args.keep_names,
+        local_scope=args.mlir_print_local_scope,
     )
     return buffer.getvalue()
 
@@ -211,16 +214,92 @@ def _check_dominance(op: Operation, positions: dict[Block, dict[Operation, int]]
             )
 
 
+@dataclass
+class _IrPrinting:
+    """mlir-opt's `--mlir-print-ir-*` options: which dumps to write around a pass."""
+
+    before_all: bool
+    after_all: bool
+    before: frozenset[str]
+    after: frozenset[str]
+    after_change: bool
+    after_failure: bool
+
+    @staticmethod
+    def from_args(args: Namespace) -> _IrPrinting:
+        return _IrPrinting(
+            args.mlir_print_ir_before_all,
+            args.mlir_print_ir_after_all,
+            frozenset(_canonical_pass_names(args.mlir_print_ir_before)),
+            frozenset(_canonical_pass_names(args.mlir_print_ir_after)),
+            args.mlir_print_ir_after_change,
+            args.mlir_print_ir_after_failure,
+        )
+
+    def wants_before(self, scheduled: ScheduledPass) -> bool:
+        return self.before_all or scheduled.info.name in self.before
+
+    def wants_after(self, scheduled: ScheduledPass) -> bool:
+        return self.after_all or scheduled.info.name in self.after
+
+
+def _canonical_pass_names(spelled: list[str]) -> list[str]:
+    """`--mlir-print-ir-after=iree-util-fold-globals` names the pass by any of its
+    names; compare by the registry's own name."""
+    table = passes_by_name()
+    names: list[str] = []
+    for group in spelled:
+        for name in filter(None, (n.strip() for n in group.split(","))):
+            info = table.get(name)
+            if info is None:
+                raise UserError(f"'{name}' does not refer to a registered pass")
+            names.append(info.name)
+    return names
+
+
+def _dump(header: str, module: ModuleOp, args: Namespace, ctx: Context) -> None:
+    sys.stderr.write(f"// -----// IR Dump {header} //----- //\n")
+    sys.stderr.write(_print_module(module, args, ctx))
+
+
+def _run_pass(
+    ctx: Context,
+    module: ModuleOp,
+    scheduled: ScheduledPass,
+    args: Namespace,
+    printing: _IrPrinting,
+    statistics: PassStatistics,
+) -> None:
+    if printing.wants_before(scheduled):
+        _dump(f"Before {scheduled.title}", module, args, ctx)
+    dump_after = printing.wants_after(scheduled)
+    before = fingerprint(module) if dump_after and printing.after_change else None
+    try:
+        with statistics.collecting(scheduled, module):
+            scheduled.run(ctx, module)
+        if args.verify_each:
+            _verify(module)
+    except (UserError, DiagnosticException):
+        if printing.after_failure:
+            name = type(scheduled.pass_instance).__name__
+            _dump(f"After {name} Failed ({scheduled.spelled})", module, args, ctx)
+        raise
+    if dump_after and (before is None or fingerprint(module) != before):
+        _dump(f"After {scheduled.title}", module, args, ctx)
+
+
 def _run_chunk(
     ctx: Context,
     text: str,
     name: str,
     passes: list[ScheduledPass],
-    args: argparse.Namespace,
+    args: Namespace,
     timing: _Timing,
+    statistics: PassStatistics,
 ) -> str | None:
     """Parse, verify, transform and print one chunk; None when it failed (the
     diagnostics have been emitted)."""
+    printing = _IrPrinting.from_args(args)
     try:
         start = time.perf_counter()
         try:
@@ -231,19 +310,9 @@ def _run_chunk(
         timing.add("Parser", time.perf_counter() - start)
         _verify(module)
         for scheduled in passes:
-            if args.mlir_print_ir_before_all:
-                print(f"// -----// IR Dump Before {scheduled.spelled} //----- //",
-                      file=sys.stderr)
-                sys.stderr.write(_print_module(module, args, ctx))
             start = time.perf_counter()
-            scheduled.instance.apply(ctx, module)
+            _run_pass(ctx, module, scheduled, args, printing, statistics)
             timing.add(scheduled.spelled, time.perf_counter() - start)
-            if args.verify_each:
-                _verify(module)
-            if args.mlir_print_ir_after_all:
-                print(f"// -----// IR Dump After {scheduled.spelled} //----- //",
-                      file=sys.stderr)
-                sys.stderr.write(_print_module(module, args, ctx))
         if passes and not args.verify_each:
             _verify(module)
         start = time.perf_counter()
@@ -294,11 +363,40 @@ def _write_output(path: str, text: str) -> None:
         raise UserError(str(error)) from None
 
 
+def _list_passes() -> str:
+    return "Available Passes:\n" + _pass_help().split("\n", 1)[1] + "\n"
+
+
+def _show_dialects(ctx: Context) -> str:
+    names = sorted(ctx.registered_dialect_names)
+    return "Available Dialects: " + ", ".join(names) + "\n"
+
+
 def run(argv: list[str]) -> int:
-    rest, flag_pipeline = _extract_pass_flags(argv)
-    args = _build_argument_parser().parse_args(rest)
+    command_line = _command_line()
+    args = command_line.parse(argv)
+    if args.help:
+        sys.stdout.write(_help_text(command_line))
+        return 0
+    if args.version:
+        print(f"memplan-opt {memplan.__version__}")
+        return 0
+    if args.list_passes:
+        sys.stdout.write(_list_passes())
+        return 0
+    ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
+    if args.show_dialects:
+        sys.stdout.write(_show_dialects(ctx))
+        return 0
+    if len(args.positional) > 1:
+        raise UserError(
+            f"too many positional arguments: {' '.join(args.positional)} "
+            "(memplan-opt reads one input file)"
+        )
+    input_path = args.positional[0] if args.positional else "-"
+
     pipeline_texts = list(args.passes) + list(args.pass_pipeline)
-    if pipeline_texts and flag_pipeline:
+    if pipeline_texts and args.pass_flags:
         raise UserError(
             "pass flags (--NAME) cannot be combined with -p/--pass-pipeline; "
             "write the whole pipeline in one place"
@@ -306,25 +404,33 @@ def run(argv: list[str]) -> int:
     passes: list[ScheduledPass] = []
     for text in pipeline_texts:
         passes.extend(parse_pass_pipeline(text))
-    for spec in flag_pipeline:
-        passes.extend(parse_pass_pipeline(spec))
+    for flag, options in args.pass_flags:
+        passes.extend(parse_pass_pipeline(pass_spec_from_flag(flag, options)))
+    if args.dump_pass_pipeline:
+        sys.stderr.write(
+            f"Pass Manager with {len(passes)} passes:\n{describe_pipeline(passes)}\n\n"
+        )
 
-    text, name = _read_input(args.input)
+    text, name = _read_input(input_path)
     if args.output != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(args.output))):
         raise UserError(f"could not write output file '{args.output}': no such directory")
-    ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     timing = _Timing()
-    chunks = split_input(text, args.split_input_file is not None,
-                         args.split_input_file or SPLIT_MARKER)
+    statistics = PassStatistics()
+    marker = args.split_input_file or SPLIT_MARKER
+    chunks = split_input(text, args.split_input_file is not None, marker)
 
     outputs: list[str] = []
     failed = False
     for chunk in chunks:
         emitted: list[Diagnostic] = []
         with diagnostic_handler(emitted.append):
-            printed = _run_chunk(ctx, chunk.text, name, passes, args, timing)
+            printed = _run_chunk(ctx, chunk.text, name, passes, args, timing, statistics)
         if args.verify_diagnostics:
-            problems = check(collect_expectations(chunk.text, name), emitted)
+            problems = check(
+                collect_expectations(chunk.text, name),
+                emitted,
+                only_expected=args.verify_diagnostics == "only-expected",
+            )
             for problem in problems:
                 print(problem, file=sys.stderr)
             failed |= bool(problems)
@@ -335,10 +441,12 @@ def run(argv: list[str]) -> int:
         if printed is not None:
             outputs.append(printed)
 
+    if args.mlir_pass_statistics:
+        sys.stderr.write(statistics.report())
     if args.mlir_timing:
         print(timing.report(), file=sys.stderr)
-    separator = f"{args.split_input_file or SPLIT_MARKER}\n"
-    result = separator.join(outputs)
+    # mlir-opt separates the chunks' outputs with the marker on its own line.
+    result = f"{marker}\n".join(outputs)
     if failed and args.output != "-":
         return 1
     _write_output(args.output, result)

@@ -2,7 +2,7 @@
 
 from memplan.tools.expected_diagnostics import check, collect_expectations
 from memplan.diagnostics import Diagnostic, Location
-from memplan.tools.pipeline import _strip_anchors, pass_spec_from_flag
+from memplan.tools.pipeline import parse_options, parse_pass_pipeline, pass_spec_from_flag
 from memplan.tools.source import LineIndex, split_input
 
 
@@ -60,12 +60,19 @@ def test_check_reports_unexpected_and_missing_diagnostics():
     assert messages == ['expected error "boom" was not produced', "unexpected error: other"]
 
 
-def test_pipeline_anchors_are_flattened_but_options_kept():
-    assert _strip_anchors("builtin.module(cse,canonicalize)") == "cse,canonicalize"
-    assert (
-        _strip_anchors("builtin.module(util.initializer(cse),util.func(a{x=\"f(y)\"}))")
-        == 'cse,a{x="f(y)"}'
-    )
+def test_pipeline_anchors_are_kept_per_pass():
+    cse, canon = parse_pass_pipeline("builtin.module(util.initializer(cse),util.func(canonicalize))")
+    assert (cse.anchors, canon.anchors) == (("util.initializer",), ("util.func",))
+    assert cse.instance.anchor == "util.initializer"
+    (plain,) = parse_pass_pipeline("builtin.module(cse)")
+    assert plain.anchors == () and plain.instance is plain.pass_instance
+
+
+def test_options_split_on_spaces_outside_quotes_and_braces():
+    assert parse_options('a=1 b="x y" c  d={p q} e=/tmp/r.html f=\'s\' g="q\\"h"') == [
+        ("a", "1"), ("b", "x y"), ("c", None), ("d", "p q"), ("e", "/tmp/r.html"),
+        ("f", "s"), ("g", 'q"h'),
+    ]
 
 
 def test_pass_flag_options_become_pipeline_options():
