@@ -14,7 +14,7 @@ any pass and its options are dataclass fields as usual. Adding one is a few line
 from __future__ import annotations
 
 from abc import abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -26,10 +26,14 @@ from memplan.passes.fixed_point_iterator import NestedPass, parse_nested
 from memplan.passes.pool_allocs import check_options
 
 
+def quoted(value: str) -> str:
+    """`value` as a double-quoted pass option value (`\\` and `"` escaped)."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def fixed_point(pipeline: str, *, max_iterations: int = 10, debug: bool = False) -> str:
     """Pipeline text that runs `pipeline` under the fixed-point iterator."""
-    quoted = pipeline.replace("\\", "\\\\").replace('"', '\\"')
-    options = f'pipeline="{quoted}" max-iterations={max_iterations}'
+    options = f"pipeline={quoted(pipeline)} max-iterations={max_iterations}"
     return f"fixed-point-iterator{{{options}{' debug' if debug else ''}}}"
 
 
@@ -92,6 +96,9 @@ class HipMemoryPlan(NamedPipeline):
     alignment: int = 256
     strategy: str = "greedy"
     debug: bool | None = False
+    report: str | None = field(
+        default=None, metadata={"help": "write the pool plan to this path as an HTML report"}
+    )
 
     def __post_init__(self) -> None:
         # Checked here so that the error names this pipeline, not a nested pass.
@@ -101,7 +108,8 @@ class HipMemoryPlan(NamedPipeline):
     def expand(self) -> str:
         scalars, pool = HIP_MEMORY_PLAN
         debug = "true" if self.debug is not False else "false"
+        report = f" report={quoted(self.report)}" if self.report else ""
         return (
             f"{scalars}{{debug={debug}}},"
-            f"{pool}{{alignment={self.alignment} strategy={self.strategy} debug={debug}}}"
+            f"{pool}{{alignment={self.alignment} strategy={self.strategy} debug={debug}{report}}}"
         )
