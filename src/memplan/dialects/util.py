@@ -32,7 +32,9 @@ from xdsl.dialects.builtin import (
     FlatSymbolRefAttrConstr,
     FunctionType,
     IndexType,
+    IntAttr,
     IntegerAttr,
+    NoneAttr,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
@@ -64,7 +66,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
@@ -1176,6 +1178,227 @@ class ReturnOp(IRDLOperation):
                 )
 
 
+# --------------------------------------------------------------------------------
+# Types, attributes and small ops the stream-phase IR holds
+# --------------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class BufferType(ParametrizedAttribute, TypeAttribute):
+    """`!util.buffer`: a host byte buffer (imports and exports of stream tensors)."""
+
+    name = "util.buffer"
+
+
+@irdl_attr_definition
+class ListType(ParametrizedAttribute, TypeAttribute):
+    """`!util.list<T>` or `!util.list<?>` (a list of any type)."""
+
+    name = "util.list"
+
+    element_type: Attribute
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute]:
+        with parser.in_angle_brackets():
+            if parser.parse_optional_punctuation("?") is not None:
+                return (NoneAttr(),)
+            return (parser.parse_type(),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            if isinstance(self.element_type, NoneAttr):
+                printer.print_string("?")
+            else:
+                printer.print_attribute(self.element_type)
+
+
+@irdl_attr_definition
+class PtrType(ParametrizedAttribute, TypeAttribute):
+    """`!util.ptr<T>`: the address of a global of type T."""
+
+    name = "util.ptr"
+
+    target_type: Attribute
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute]:
+        with parser.in_angle_brackets():
+            return (parser.parse_type(),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.target_type)
+
+
+@irdl_attr_definition
+class UninitializedAttr(TypedAttribute):
+    """`#util.uninitialized : type`: an initial value with undefined contents."""
+
+    name = "util.uninitialized"
+
+    type: Attribute
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute]:
+        parser.parse_punctuation(":")
+        return (parser.parse_type(),)
+
+    @staticmethod
+    def parse_with_type(parser: AttrParser, type: Attribute) -> TypedAttribute:
+        return UninitializedAttr.new((type,))
+
+    def print_without_type(self, printer: Printer) -> None:
+        return
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(" : ")
+        printer.print_attribute(self.type)
+
+
+@irdl_attr_definition
+class BytePatternAttr(TypedAttribute):
+    """`#util.byte_pattern<N> : type`: contents made of the repeated byte N."""
+
+    name = "util.byte_pattern"
+
+    pattern: IntAttr
+    type: Attribute
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, Attribute]:
+        with parser.in_angle_brackets():
+            pattern = IntAttr(parser.parse_integer())
+        parser.parse_punctuation(":")
+        return (pattern, parser.parse_type())
+
+    @staticmethod
+    def parse_with_type(parser: AttrParser, type: Attribute) -> TypedAttribute:
+        with parser.in_angle_brackets():
+            pattern = IntAttr(parser.parse_integer())
+        return BytePatternAttr.new((pattern, type))
+
+    def print_without_type(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.pattern.data}>")
+
+    def print_parameters(self, printer: Printer) -> None:
+        self.print_without_type(printer)
+        printer.print_string(" : ")
+        printer.print_attribute(self.type)
+
+
+@irdl_op_definition
+class OptimizationBarrierOp(IRDLOperation):
+    """`util.optimization_barrier %a, ... : types` -- its results are its operands,
+    hidden from every optimization (unknown effects: never moved, merged or
+    erased)."""
+
+    name = "util.optimization_barrier"
+
+    operands_ = var_operand_def()
+    results_ = var_result_def()
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(
+            operands=[values], result_types=[[SSAValue.get(v).type for v in values]]
+        )
+
+    def verify_(self) -> None:
+        if tuple(self.operands_.types) != tuple(self.results_.types):
+            raise VerifyException(
+                "failed to verify that all of {operands, results} have same type"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> OptimizationBarrierOp:
+        attributes = parser.parse_optional_attr_dict()
+        pos = parser.pos
+        operands = []
+        first = parser.parse_optional_unresolved_operand()
+        types: list[Attribute] = []
+        if first is not None:
+            operands.append(first)
+            while parser.parse_optional_punctuation(",") is not None:
+                operands.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+        op = cls(*parser.resolve_operands(operands, types, pos))
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        if self.operands_:
+            printer.print_string(" ")
+            printer.print_list(self.operands_, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list(self.operands_.types, printer.print_attribute)
+
+
+@irdl_op_definition
+class GlobalAddressOp(IRDLOperation):
+    """`util.global.address (immutable)? @g : !util.ptr<T>` -- the address of a
+    global (lets indirect loads/stores reach it). Pure."""
+
+    name = "util.global.address"
+
+    global_ = prop_def(FlatSymbolRefAttrConstr, prop_name="global")
+    is_immutable = opt_prop_def(UnitAttr)
+    result = result_def(PtrType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "(`immutable` $is_immutable^)? $global attr-dict `:` type($result)"
+    )
+
+
+@irdl_op_definition
+class GlobalLoadIndirectOp(IRDLOperation):
+    """`util.global.load.indirect (immutable)? %ptr : !util.ptr<T> -> T` -- reads
+    the global a pointer names (any global: unknown effects)."""
+
+    name = "util.global.load.indirect"
+
+    global_ = operand_def(PtrType)
+    is_immutable = opt_prop_def(UnitAttr)
+    result = result_def()
+
+    assembly_format = (
+        "(`immutable` $is_immutable^)? $global_ attr-dict `:` "
+        "type($global_) `->` type($result)"
+    )
+
+
+@irdl_op_definition
+class GlobalStoreIndirectOp(IRDLOperation):
+    """`util.global.store.indirect %v, %ptr : T -> !util.ptr<T>` -- writes the
+    global a pointer names (any global: unknown effects)."""
+
+    name = "util.global.store.indirect"
+
+    value = operand_def()
+    global_ = operand_def(PtrType)
+
+    assembly_format = (
+        "$value `,` $global_ attr-dict `:` type($value) `->` type($global_)"
+    )
+
+
+@irdl_op_definition
+class SCFUnreachableOp(IRDLOperation):
+    """`util.scf.unreachable ("message")?` -- control never reaches here (inside
+    structured control flow, where a terminator cannot be used)."""
+
+    name = "util.scf.unreachable"
+
+    message = opt_prop_def(StringAttr)
+
+    assembly_format = "($message^)? attr-dict"
+
+
 Util = Dialect(
     "util",
     [
@@ -1186,6 +1409,19 @@ Util = Dialect(
         FuncOp,
         CallOp,
         ReturnOp,
+        OptimizationBarrierOp,
+        GlobalAddressOp,
+        GlobalLoadIndirectOp,
+        GlobalStoreIndirectOp,
+        SCFUnreachableOp,
     ],
-    [InlineNeverAttr, InlineAlwaysAttr],
+    [
+        InlineNeverAttr,
+        InlineAlwaysAttr,
+        BufferType,
+        ListType,
+        PtrType,
+        UninitializedAttr,
+        BytePatternAttr,
+    ],
 )
