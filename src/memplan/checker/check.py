@@ -1,0 +1,549 @@
+"""The plan checker's rules: which pairs of accesses to shared bytes race.
+
+For two dynamic accesses X before Y in program order, X happens before Y when X
+runs on the host, when both run on the same stream, or when an op that waits for
+X's stream surely runs between them (DESIGN.md section 2). Structured control flow
+follows `HostInlineRegions`: a branch's regions never both run; a loop's run again,
+so iteration i is checked against iteration i+1; blocks of one region (a CFG) and
+the regions of a non-branch (`scf.while`'s two) may run in either order, so each
+access must be ordered before the other by its own block. See
+docs/design/verify-memory-plan.md for what is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import inf, prod
+
+from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, SymbolRefAttr
+from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.traits import CallableOpInterface, SymbolTable
+
+from memplan.checker.expressions import Expr, constant
+from memplan.checker.model import Access, Buffer, CallSummary, Function, Violation, value_name
+from memplan.diagnostics import location_of
+from memplan.interfaces import ALL_STREAMS, get_interface, host_inline_regions
+
+__all__ = ["check_module"]
+
+
+def _repeats(op: Operation) -> bool:
+    """Whether `op`'s regions may run several times per execution (a loop). An op
+    with regions that declares nothing runs its regions anywhere; accesses inside it
+    are escapes (`Function`), so no access is ever nested in one."""
+    inline = host_inline_regions(op)
+    return bool(op.regions) and (inline is None or inline.repeats)
+
+
+def _exclusive(op: Operation | None) -> bool:
+    """Whether at most one of `op`'s regions runs per execution (a branch)."""
+    inline = None if op is None else host_inline_regions(op)
+    return inline is not None and inline.exclusive
+
+
+def _contains(ancestor: Operation, path: Sequence[tuple[Block, int]]) -> bool:
+    """Whether the position `path` lies inside `ancestor`'s regions."""
+    for block, _ in path:
+        if block.parent_op() is ancestor:
+            return True
+    return False
+
+
+class _Checker:
+    def __init__(self, fn: Function):
+        self.fn = fn
+        self.violations: list[Violation] = []
+        self._seen: set[tuple[Operation, Operation]] = set()
+
+    def _waits_between(self, stream, first: Access, second: Access, level: int,
+                       divergence: tuple[int, int] | None) -> bool:
+        """A wait for `stream` runs after `first` and before `second`.
+
+        Levels deeper than `level` on first's path contribute the ops after it in
+        their block, on second's path the ops before it; `divergence` is the pair of
+        indexes in the block at `level` (same iteration) or None (across iterations,
+        where the deeper levels start at `level`)."""
+        fn = self.fn
+        start = level + 1 if divergence is not None else level
+        for block, index in first.path[start:]:
+            if fn.blocks[block].any_sync(stream, index, inf):
+                return True
+        for block, index in second.path[start:]:
+            if fn.blocks[block].any_sync(stream, -inf, index):
+                return True
+        if divergence is not None:
+            block = first.path[level][0]
+            if fn.blocks[block].any_sync(stream, divergence[0], divergence[1]):
+                return True
+        return second.waits is ALL_STREAMS or second.waits is stream
+
+    def _before(self, first: Access, second: Access, level: int, divergence) -> bool:
+        if first.stream is None:
+            return True
+        if second.stream is first.stream:
+            return True
+        return self._waits_between(first.stream, first, second, level, divergence)
+
+    def _report(self, later: Access, earlier: Access, why: str,
+                instances: bool = False) -> None:
+        key = (later.op, earlier.op)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        a, b = later.buffer, earlier.buffer
+        if a is b and instances:
+            what = f"the bytes of {a.name()} by two of its instances"
+        elif a is b:
+            what = (f"{a.name()} (a race within one buffer: the input races, or slot "
+                    "reuse merged two buffers into it)")
+        else:
+            what = (f"overlapping bytes of {b.name()} and {a.name()} "
+                    f"(both in {value_name(a.root)})")
+        self.violations.append(Violation(
+            later.op, earlier.op,
+            f"unordered accesses to {what}: {later.describe()} and {earlier.describe()}; {why}",
+        ))
+
+    def _why(self, first: Access, second: Access) -> str:
+        if first.stream is None:
+            return "they may run in any order"
+        engine = "host" if second.stream is None else "other stream's"
+        return (f"the {engine} {'write' if second.write else 'read'} may happen before "
+                f"the enqueued {'write' if first.write else 'read'} runs: no op between "
+                f"them waits for stream {value_name(first.stream)}")
+
+    def check_pair(self, x: Access, y: Access, same_instance_rule: bool,
+                   distinct: bool) -> bool:
+        """Check every execution of x against every execution of y; return whether a
+        violation was found. `distinct`: x and y belong to different buffers."""
+        if x.op is y.op:
+            if distinct:
+                self._report(y, x, "one op accesses both buffers")
+                return True
+            return False
+        found = False
+        depth = 0
+        limit = min(len(x.path), len(y.path))
+        while depth < limit and x.path[depth] == y.path[depth]:
+            depth += 1
+        must = distinct or same_instance_rule
+        if depth == limit:  # one op contains the other
+            if must:
+                self._report(y, x, "one access is inside the op of the other")
+                return True
+            return False
+        root = x.buffer.root
+        # Loops around both accesses: iteration i against i' > i.
+        for level in range(depth):
+            block, index = x.path[level]
+            loop = self.fn.blocks[block].ops[index] if index >= 0 else None
+            if loop is None or not _repeats(loop):
+                continue
+            if _root_inside(root, loop):
+                continue
+            if distinct:
+                cross_distinct = True
+            else:
+                cross_distinct = _contains(loop, x.buffer.def_path)
+            if not cross_distinct and not same_instance_rule:
+                continue
+            for first, second in ((x, y), (y, x)):
+                if not self._before(first, second, level + 1, None):
+                    self._report(second, first, self._why(first, second)
+                                 + " (in consecutive iterations of the loop at "
+                                 f"{location_of(loop)})", instances=cross_distinct)
+                    found = True
+        # The same iteration.
+        bx, ix = x.path[depth]
+        by, iy = y.path[depth]
+        if bx is not by:
+            # Blocks of one region (a CFG) or regions of one op run in an order the
+            # checker does not follow, perhaps both ways: each access must be ordered
+            # before the other by what its own block does after or before it.
+            # Regions of a branch never both run.
+            if _exclusive(bx.parent_op()) and bx.parent_region() is not by.parent_region():
+                return found
+            if not must:
+                return found
+            for first, second in ((x, y), (y, x)):
+                if not _may_follow(first.path[depth][0], second.path[depth][0]):
+                    continue
+                if not self._before(first, second, depth, None):
+                    self._report(second, first, self._why(first, second)
+                                 + " (in blocks that may run in either order)")
+                    return True
+            return found
+        if not must:
+            return found
+        first, second = (x, y) if ix < iy else (y, x)
+        if not self._before(first, second, depth, (min(ix, iy), max(ix, iy))):
+            self._report(second, first, self._why(first, second))
+            found = True
+        return found
+
+    def check(self) -> None:
+        by_group: dict[object, list[Buffer]] = {}
+        for buffer in self.fn.buffers:
+            if buffer.accesses or buffer.escapes_at is not None:
+                by_group.setdefault(buffer.group, []).append(buffer)
+        for buffers in by_group.values():
+            for buffer in buffers:
+                self._check_one(buffer)
+            # Constant ranges by a sweep; the others against every buffer.
+            fixed = [b for b in buffers if b.lo is not None and b.lo.constant() is not None
+                     and b.hi is not None and b.hi.constant() is not None]
+            fixed.sort(key=lambda b: b.lo.const)
+            for i, a in enumerate(fixed):
+                for b in fixed[i + 1:]:
+                    if b.lo.const >= a.hi.const:  # type: ignore[union-attr]
+                        break
+                    if a.hi.const > a.lo.const and b.hi.const > b.lo.const:  # type: ignore[union-attr]
+                        self._check_two(a, b)
+            others = [b for b in buffers if not any(b is f for f in fixed)]
+            for i, a in enumerate(others):
+                for b in (*fixed, *others[i + 1:]):
+                    if not _disjoint(a, b):
+                        self._check_two(a, b)
+
+    def _check_one(self, buffer: Buffer) -> None:
+        """Every pair of accesses of one buffer with a write in it: two reads cannot
+        race, and a weight read by every layer has thousands of them."""
+        accesses = buffer.accesses
+        writes = [i for i, access in enumerate(accesses) if access.write]
+        for i in writes:
+            for j, other in enumerate(accesses):
+                if j == i or (other.write and j < i):
+                    continue  # itself, or a write pair already checked
+                x, y = (accesses[i], other) if i < j else (other, accesses[i])
+                self.check_pair(x, y, same_instance_rule=True, distinct=False)
+
+    def _check_two(self, a: Buffer, b: Buffer) -> None:
+        for escaping, other in ((a, b), (b, a)):
+            if escaping.escapes_at is not None:
+                key = (escaping.escapes_at, other.head)
+                if key not in self._seen:
+                    self._seen.add(key)
+                    self.violations.append(Violation(
+                        escaping.escapes_at,
+                        other.accesses[0].op if other.accesses else escaping.escapes_at,
+                        f"{escaping.name()} escapes to '{escaping.escapes_at.name}' at "
+                        f"{location_of(escaping.escapes_at)}, which may access it at any "
+                        f"time, but shares bytes of {value_name(a.root)} with "
+                        f"{other.name()}",
+                    ))
+                return
+        found = False
+        for x in a.accesses:
+            for y in b.accesses:
+                found |= self.check_pair(x, y, same_instance_rule=True, distinct=True)
+        if not found:
+            self._check_interleaving(a, b)
+
+    def _check_interleaving(self, a: Buffer, b: Buffer) -> None:
+        level = 0
+        pa, pb = a.def_path, b.def_path
+        while level < min(len(pa), len(pb)) and pa[level][0] is pb[level][0]:
+            if pa[level] != pb[level]:
+                break
+            level += 1
+        # `level` indexes the deepest common block of both definitions.
+        if level == min(len(pa), len(pb)):
+            level -= 1
+        found = _interleaved(a.accesses, b.accesses, level, None)
+        if found == "order" and _fresh_generations(a, b, level):
+            return
+        if found:
+            starts = {id(buf): min(s.order for s in buf.accesses) for buf in (a, b)}
+            first, second = (a, b) if starts[id(a)] <= starts[id(b)] else (b, a)
+            inner = min(second.accesses, key=lambda s: s.order)
+            outer = max(first.accesses, key=lambda s: s.order)
+            self._report(inner, outer,
+                         f"accesses of {second.name()} lie between accesses of "
+                         f"{first.name()} to the same bytes")
+
+
+def _may_follow(first: Block, second: Block) -> bool:
+    """Whether `second` may run after `first`: always for blocks of different
+    regions of one op (a loop's regions alternate), else when `second` is reachable
+    from `first` through successors in their region."""
+    if first.parent_region() is not second.parent_region():
+        return True
+    seen = {first}
+    pending = [first]
+    while pending:
+        block = pending.pop()
+        last = block.last_op
+        for successor in () if last is None else last.successors:
+            if successor is second:
+                return True
+            if successor not in seen:
+                seen.add(successor)
+                pending.append(successor)
+    return False
+
+
+def _disjoint(a: Buffer, b: Buffer) -> bool:
+    """A proof that the byte ranges of `a` and `b` share no byte (or one is empty)."""
+    for x, y in ((a, b), (b, a)):
+        if x.hi is None or x.lo is None:
+            continue
+        if (x.lo - x.hi).nonnegative():
+            return True  # empty
+        if y.lo is not None and (y.lo - x.hi).nonnegative():
+            return True
+    return False
+
+
+def _root_inside(root: SSAValue, loop: Operation) -> bool:
+    """Whether the root is defined inside `loop` (then each iteration has its own)."""
+    op = root.op if isinstance(root, OpResult) else root.owner.parent_op()
+    while op is not None:
+        if op is loop:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def _interleaved(xs: list[Access], ys: list[Access], level: int,
+                 direction: str | None) -> str | None:
+    """Whether accesses of two buffers interleave in program order, lifting each to
+    its ancestor in the block at `level` of its path: "loop" when a loop around
+    both does it, "order" when their order in one block does, else None."""
+    xs = [s for s in xs if len(s.path) > level]
+    ys = [s for s in ys if len(s.path) > level]
+    if not xs or not ys:
+        return None
+    px = [s.path[level][1] for s in xs]
+    py = [s.path[level][1] for s in ys]
+    for forward, (pa, pb, sa, sb) in (("xy", (px, py, xs, ys)), ("yx", (py, px, ys, xs))):
+        if direction not in (None, forward):
+            continue
+        if max(pa) < min(pb):
+            return None
+        if max(pa) == min(pb):
+            shared = max(pa)
+            op = _op_at(sa, level, shared)
+            if not op.regions:
+                return None  # one op touching both: reported as a pair
+            if _repeats(op):
+                return "loop"
+            outside = any(p != shared for p in pa) or any(p != shared for p in pb)
+            inner_direction = forward if outside else direction
+            inner_a = [s for s in sa if s.path[level][1] == shared]
+            inner_b = [s for s in sb if s.path[level][1] == shared]
+            for region in op.regions:
+                for block in region.blocks:
+                    ia = [s for s in inner_a if s.path[level + 1][0] is block]
+                    ib = [s for s in inner_b if s.path[level + 1][0] is block]
+                    first, second = (ia, ib) if forward == "xy" else (ib, ia)
+                    found = _interleaved(first, second, level + 1, inner_direction)
+                    if found:
+                        return found
+            return None
+    return "order"
+
+
+def _fresh_generations(a: Buffer, b: Buffer, level: int) -> bool:
+    """Whether two buffers that alternate in program order only ever come back
+    with writes that cover them before any read: slot reuse that replaced buffers
+    by one value makes one logical buffer of several original ones, and each later
+    one starts by writing all of itself."""
+    accesses = sorted((*a.accesses, *b.accesses), key=lambda s: s.order)
+    seen: set[int] = set()
+    previous: Buffer | None = None
+    for i, access in enumerate(accesses):
+        buffer = access.buffer
+        if buffer is not previous:
+            if id(buffer) in seen and not _covered_before_read(
+                [s for s in accesses[i:] if s.buffer is buffer], level
+            ):
+                return False
+            seen.add(id(buffer))
+            previous = buffer
+    return True
+
+
+def _covered_before_read(accesses: list[Access], level: int) -> bool:
+    """The accesses (in program order) write every element before reading one:
+    a fresh whole write, host stores at constant indices, or a loop at `level`
+    from 0 to the size by 1 storing at its induction variable and reading nothing
+    of the buffer."""
+    if not accesses:
+        return True
+    head = accesses[0].buffer.head
+    t = head.type
+    if not isinstance(t, MemRefType) or not t.has_static_shape():
+        count = None
+    else:
+        count = prod(t.get_shape())
+    covered: set[int] = set()
+    for access in accesses:
+        if not access.write:
+            return False
+        if access.fresh and len(access.path) == level + 1:
+            return True
+        op = access.op
+        if count is None or not isinstance(op, memref.StoreOp) or op.memref is not head:
+            return False
+        indices = [constant(i) for i in op.indices]
+        if len(access.path) == level + 1 and None not in indices:
+            flat = 0
+            for index, size in zip(indices, t.get_shape()):
+                flat = flat * size + index  # type: ignore[operator]
+            covered.add(flat)
+        elif len(access.path) == level + 2 and len(op.indices) == 1:
+            loop = op.parent_op()
+            if not (isinstance(loop, scf.ForOp) and op.indices[0] is loop.body.block.args[0]
+                    and constant(loop.lb) == 0 and constant(loop.step) == 1
+                    and constant(loop.ub) == count):
+                return False
+            inside = [s for s in accesses if s.op.parent_op() is loop]
+            return all(s.write for s in inside)
+        else:
+            return False
+        if len(covered) == count:
+            return True
+    return False
+
+
+def _op_at(accesses: list[Access], level: int, index: int) -> Operation:
+    """The ancestor, in the block at `level`, of the access lifted to `index`."""
+    for access in accesses:
+        block, i = access.path[level]
+        if i == index:
+            op: Operation | None = access.op
+            while op is not None and op.parent_block() is not block:
+                op = op.parent_op()
+            assert op is not None
+            return op
+    raise AssertionError("no access at that index")
+
+
+# ------------------------------------------------------------------- calls
+
+
+def _callee_refs(op: Operation) -> list[object]:
+    """The symbol references among `op`'s attributes and properties."""
+    found: list[object] = []
+    pending = [*op.attributes.values(), *op.properties.values()]
+    while pending:
+        attribute = pending.pop()
+        if isinstance(attribute, SymbolRefAttr):
+            found.append(attribute)
+        elif isinstance(attribute, ArrayAttr):
+            pending.extend(attribute.data)
+    return found
+
+
+def _bodies(module: ModuleOp) -> list[tuple[Operation, list[Block]]]:
+    found = []
+    for op in module.walk():
+        callable_ = get_interface(op, CallableOpInterface)
+        if callable_ is not None:
+            region = callable_.get_callable_region(op)
+            if region.blocks:
+                found.append((op, list(region.blocks)))
+    return found
+
+
+def _own_summaries(fn: Function) -> list[tuple[object, int, CallSummary]]:
+    """What `fn` does itself to context memory taken from its entry arguments:
+    (identity, argument index, summary with the argument as context)."""
+    found = []
+    groups: dict[object, list[Buffer]] = {}
+    for buffer in fn.buffers:
+        if isinstance(buffer.group, tuple) and buffer.accesses:
+            groups.setdefault(buffer.group, []).append(buffer)
+    for (identity, context), buffers in groups.items():
+        if context not in fn.args:
+            continue
+        accesses = [a for b in buffers for a in b.accesses]
+        los = [b.lo.constant() if b.lo is not None else None for b in buffers]
+        his = [b.hi.constant() if b.hi is not None else None for b in buffers]
+        known = None not in los and None not in his
+        found.append((identity, fn.args.index(context), CallSummary(
+            identity, context,
+            Expr(min(los)) if known else None,  # type: ignore[type-var]
+            Expr(max(his)) if known else None,  # type: ignore[type-var]
+            any(not a.write and a.stream is None for a in accesses),
+            any(a.write and a.stream is None for a in accesses),
+            any(not a.write and a.stream is not None for a in accesses),
+            any(a.write and a.stream is not None for a in accesses),
+            f"the context memory '@{_symbol(fn.function)}' uses",
+        )))
+    return found
+
+
+def _symbol(function: Operation) -> str:
+    name = function.properties.get("sym_name") or function.attributes.get("sym_name")
+    return getattr(name, "data", "?")
+
+
+def _call_summaries(module: ModuleOp, bodies) -> dict[Operation, dict[Operation, list]]:
+    """For each function, each call-like op in it (naming a function whose body the
+    module holds) and what that function and its callees do to the context memory
+    of the contexts the call passes, as `CallSummary`s on the caller's values."""
+    plain = {f: Function(f, blocks) for f, blocks in bodies}
+    own = {f: _own_summaries(fn) for f, fn in plain.items()}
+    sites: dict[Operation, list[tuple[Operation, Operation]]] = {f: [] for f in plain}
+    for f in plain:
+        for op in f.walk():
+            for ref in _callee_refs(op):
+                target = SymbolTable.lookup_symbol(module, ref)  # type: ignore[arg-type]
+                if target in plain:
+                    sites[f].append((op, target))
+
+    def reach(f: Operation, seen: frozenset) -> list[tuple[object, int, CallSummary]]:
+        found = list(own[f])
+        for op, target in sites[f]:
+            if target in seen:
+                continue
+            for identity, index, summary in reach(target, seen | {target}):
+                context = _mapped(op, target, index)
+                if context is not None and context in plain[f].args:
+                    found.append((identity, plain[f].args.index(context),
+                                  _at(summary, context)))
+        return found
+
+    result: dict[Operation, dict[Operation, list]] = {}
+    for f in plain:
+        calls: dict[Operation, list] = {}
+        for op, target in sites[f]:
+            for identity, index, summary in reach(target, frozenset({f, target})):
+                context = _mapped(op, target, index)
+                if context is not None:
+                    calls.setdefault(op, []).append(_at(summary, context))
+        result[f] = calls
+    return result
+
+
+def _mapped(op: Operation, target: Operation, index: int) -> SSAValue | None:
+    """The caller's value a call passes as the callee's argument `index`: the
+    operand at that position when its type matches, else the only operand of the
+    argument's type."""
+    callable_ = get_interface(target, CallableOpInterface)
+    assert callable_ is not None
+    arg = callable_.get_callable_region(target).blocks[0].args[index]
+    if index < len(op.operands) and op.operands[index].type == arg.type:
+        return op.operands[index]
+    same = [v for v in op.operands if v.type == arg.type]
+    return same[0] if len(same) == 1 else None
+
+
+def _at(summary: CallSummary, context: SSAValue) -> CallSummary:
+    return CallSummary(summary.identity, context, summary.lo, summary.hi,
+                       summary.host_reads, summary.host_writes, summary.device_reads,
+                       summary.device_writes, summary.label)
+
+
+def check_module(module: ModuleOp) -> list[Violation]:
+    """Every violation of DESIGN.md section 2 in the module's functions."""
+    violations: list[Violation] = []
+    bodies = _bodies(module)
+    calls = _call_summaries(module, bodies)
+    for function, blocks in bodies:
+        checker = _Checker(Function(function, blocks, calls.get(function)))
+        checker.check()
+        violations.extend(checker.violations)
+    return violations
