@@ -20,7 +20,7 @@ from memplan.report.model import DomainPlan, FunctionPlan, PlannedBuffer
 
 WIDTH, HEIGHT = 960, 420
 """The SVG's size in pixels."""
-LEFT, RIGHT, TOP, BOTTOM = 88, 16, 16, 44
+LEFT, RIGHT, TOP, BOTTOM = 88, 16, 30, 44
 """Margins around the plot area."""
 
 COLOURS = {
@@ -36,6 +36,13 @@ LABELS = {
     "interval": "buffer",
 }
 
+_SVG_STYLE = (
+    "rect.buffer { stroke: #fff; stroke-width: 0.5; } "
+    "rect.buffer:hover { stroke: #000; stroke-width: 1.5; } "
+    "text { font: 11px system-ui, sans-serif; fill: #444; }"
+)
+"""The picture's own style, inside the SVG, so that it also stands alone."""
+
 _STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; }
 h1 { font-size: 20px; } h2 { font-size: 17px; margin-top: 32px; } h3 { font-size: 15px; }
@@ -44,10 +51,6 @@ th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-al
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.live { white-space: nowrap; }
 svg { border: 1px solid #ddd; background: #fff; }
-svg rect.buffer { stroke: #fff; stroke-width: 0.5; }
-svg rect.buffer:hover { stroke: #000; stroke-width: 1.5; }
-svg text { font: 11px system-ui, sans-serif; fill: #444; }
-.swatch { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: -1px; }
 .note { color: #666; }
 """
 
@@ -115,6 +118,7 @@ def render_svg(plan: FunctionPlan, domain: int = 0) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{_e(plan.function)} domain {domain}: buffers by time and offset">',
+        f'<style>{_SVG_STYLE}</style><rect width="{WIDTH}" height="{HEIGHT}" fill="#fff"/>',
         f'<rect class="frame" x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="#fafafa" '
         f'stroke="#999" data-time="{t0} {t1}" data-bytes="0 {top}"/>',
     ]
@@ -147,6 +151,15 @@ def render_svg(plan: FunctionPlan, domain: int = 0) -> str:
             f'width="{bw:.3f}" height="{bh:.3f}" fill="{COLOURS[b.kind]}">'
             f"<title>{_e(_hover(b))}</title></rect>"
         )
+    legend_x = LEFT
+    for kind in sorted({b.kind for b in placed}, key=list(COLOURS).index):
+        out.append(f'<rect x="{legend_x}" y="9" width="11" height="11" fill="{COLOURS[kind]}"/>')
+        out.append(f'<text x="{legend_x + 15}" y="19">{_e(LABELS[kind])}</text>')
+        legend_x += 32 + 5.6 * len(LABELS[kind])
+    out.append(
+        f'<line x1="{legend_x}" x2="{legend_x + 18}" y1="14.5" y2="14.5" stroke="#c0392b" '
+        f'stroke-width="1.5" stroke-dasharray="6 4"/><text x="{legend_x + 23}" y="19">lower bound</text>'
+    )
     ly = y(info.lower_bound)
     out.append(
         f'<line class="lower-bound" data-bytes="{info.lower_bound}" x1="{LEFT}" x2="{LEFT + pw}" '
@@ -211,14 +224,10 @@ def render_html(plans: Sequence[FunctionPlan], title: str = "memplan plan") -> s
     if not plans:
         parts.append('<p class="note">No buffers were planned.</p>')
     for plan in plans:
-        kinds = sorted({b.kind for b in plan.buffers}, key=list(COLOURS).index)
-        legend = "".join(
-            f'<span class="swatch" style="background:{COLOURS[k]}"></span>{_e(LABELS[k])}' for k in kinds
-        )
         parts.append(
             f"<h2>{_e(plan.function)}</h2><p>{len(plan.buffers)} buffers, strategy "
-            f"{_e(plan.strategy)}. {legend}"
-            '<span class="swatch" style="background:#c0392b;height:3px"></span>lower bound</p>'
+            f"{_e(plan.strategy)}. Hover over a buffer for its name, location, size, "
+            "offset and live range.</p>"
         )
         parts.append(_domain_table(plan.domains))
         for domain in plan.domains:
@@ -245,4 +254,4 @@ def write_report(path: str, plans: Sequence[FunctionPlan], title: str = "memplan
     try:
         write_output(path, render_html(plans, title))
     except OutputError as error:
-        raise UserError(f"could not write report '{path}': {error}") from None
+        raise UserError(f"plan report: {error}") from None

@@ -8,39 +8,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from memplan.planning import Problem, greedy
+from svg_geometry import SVG, rectangles
+
 from memplan.report import DomainPlan, FunctionPlan, PlannedBuffer, plan_of_intervals, render_html, render_svg
-
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def rectangles(svg: str) -> tuple[dict[str, tuple[float, float, float, float]], ET.Element]:
-    """name -> (start, end, offset, size) read back from each rectangle through the
-    frame's ranges, and the root element."""
-    root = ET.fromstring(svg)
-    frame = root.find(f"{SVG}rect[@class='frame']")
-    assert frame is not None
-    t0, t1 = map(float, frame.get("data-time").split())
-    b0, b1 = map(float, frame.get("data-bytes").split())
-    fx, fy = float(frame.get("x")), float(frame.get("y"))
-    fw, fh = float(frame.get("width")), float(frame.get("height"))
-
-    def time(px: float) -> float:
-        return t0 + (px - fx) / fw * (t1 - t0)
-
-    def offset(py: float) -> float:
-        return b0 + (fy + fh - py) / fh * (b1 - b0)
-
-    found = {}
-    for rect in root.iter(f"{SVG}rect"):
-        if "buffer" not in rect.get("class", "").split():
-            continue
-        x, y = float(rect.get("x")), float(rect.get("y"))
-        w, h = float(rect.get("width")), float(rect.get("height"))
-        name = rect.get("data-name")
-        assert name not in found, f"{name} drawn twice"
-        found[name] = (time(x), time(x + w), offset(y + h), offset(y) - offset(y + h))
-    return found, root
-
 
 def test_rectangles_match_an_interval_plan():
     problem = Problem.from_intervals([(0, 4, 96), (1, 3, 32), (2, 6, 64), (4, 8, 128), (5, 7, 16)])
