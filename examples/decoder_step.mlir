@@ -44,7 +44,7 @@ func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memr
   %q = memref.subview %qkv[0, 0] [1, 512] [1, 1] : memref<1x1024xf16> to memref<1x512xf16, strided<[1024, 1]>>
   %q_heads = memref.reinterpret_cast %q to offset: [0], sizes: [1, 8, 64], strides: [1024, 64, 1] : memref<1x512xf16, strided<[1024, 1]>> to memref<1x8x64xf16, strided<[1024, 64, 1]>>
   %q_rot = memref.alloc() {alignment = 64 : i64} : memref<1x8x64xf16>
-  hip.rope(%ctx) ins(%q_heads, %cos, %sin, %positions : memref<1x8x64xf16, strided<[1024, 64, 1]>>, memref<2048x32xf16>, memref<2048x32xf16>, memref<32xi64>) outs(%q_rot : memref<1x8x64xf16>) {interleaved = false}
+  hip.rope(%ctx) ins(%q_heads, %positions, %cos, %sin : memref<1x8x64xf16, strided<[1024, 64, 1]>>, memref<32xi64>, memref<2048x32xf16>, memref<2048x32xf16>) outs(%q_rot : memref<1x8x64xf16>) {interleaved = 0 : i64}
   %attn = memref.alloc() {alignment = 64 : i64} : memref<1x8x64xf16>
   hip.group_query_attention(%ctx) ins(%q_rot, %k_cache, %v_cache, %total_i32, %step_i32 : memref<1x8x64xf16>, memref<2048x4x64xf16>, memref<2048x4x64xf16>, memref<1xi32>, memref<1xi32>) outs(%attn : memref<1x8x64xf16>) {kv_num_heads = 4 : i64, num_heads = 8 : i64}
   %attn_flat = memref.collapse_shape %attn [[0], [1, 2]] : memref<1x8x64xf16> into memref<1x512xf16>

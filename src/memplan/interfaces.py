@@ -28,18 +28,23 @@ from xdsl.traits import get_effects as _xdsl_get_effects
 
 __all__ = [
     "EffectInstance",
+    "HostInlineRegions",
     "MemoryEffectKind",
     "NoAddressCapture",
+    "OutlinedBodies",
     "PlannableAllocation",
     "StreamExecution",
     "StreamSynchronization",
     "SuccessorOperands",
+    "ViewBytes",
     "ViewLike",
     "attach_trait",
     "buffer_operands_named",
     "captures_no_address",
     "get_interface",
+    "host_inline_regions",
     "memory_effects",
+    "outlined_bodies",
     "plannable_allocation",
     "stream_of",
     "synchronized_stream",
@@ -228,6 +233,28 @@ def synchronized_stream(op: Operation) -> SSAValue | object | None:
         return None
     stream = trait.stream(op)
     return ALL_STREAMS if stream is None else stream
+
+
+@dataclass(frozen=True)
+class OutlinedBodies(OpTrait):
+    """The op runs functions named by its symbol properties `fields` (outlined
+    bodies, such as a runtime loop's), passing them its operands.
+
+    What those functions do to the buffers, and when, is not visible at the op;
+    an analysis must follow the functions or treat every buffer passed to the op
+    as escaping.
+    """
+
+    fields: tuple[str, ...]
+
+    def callees(self, op: Operation) -> tuple[str, ...]:
+        return tuple(getattr(op, f).root_reference.data for f in self.fields)
+
+
+def outlined_bodies(op: Operation) -> tuple[str, ...]:
+    """The names of the functions `op` runs as outlined bodies (empty: none)."""
+    trait = get_interface(op, OutlinedBodies)
+    return trait.callees(op) if trait is not None else ()
 
 
 @dataclass(frozen=True)

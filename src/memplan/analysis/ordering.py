@@ -23,7 +23,8 @@ What the analysis records, for each buffer root of a block (`BlockOrdering.info`
   every op around it declares `HostInlineRegions` (`memplan.analysis.regions`);
 - why the buffer *escapes*, if it does: a user with unknown effects (an
   unregistered op among them), an effect not tied to a value, an op with regions
-  that receives it, a use inside an op that may run its regions later or elsewhere
+  that receives it, an op that runs outlined body functions with it
+  (`OutlinedBodies`: a runtime loop's device work is in another function), a use inside an op that may run its regions later or elsewhere
   (one that does not declare `HostInlineRegions`), a nested terminator that yields
   it, an op that may return an
   alias of it, an op with no effect tied to it that does not declare
@@ -82,6 +83,7 @@ from memplan.interfaces import (
     MemoryEffectKind,
     captures_no_address,
     memory_effects,
+    outlined_bodies,
     plannable_allocation,
     stream_of,
     synchronized_stream,
@@ -351,6 +353,13 @@ class BlockOrdering:
                 continue
             if user.regions:
                 escapes(user, f"passed into the regions of '{op_name(user)}'")
+                continue
+            if bodies := outlined_bodies(user):
+                escapes(
+                    user,
+                    f"passed to '{op_name(user)}', which runs it in "
+                    f"{', '.join('@' + b for b in bodies)}, whose accesses are not followed",
+                )
                 continue
             effects = memory_effects(user)
             if effects is None:

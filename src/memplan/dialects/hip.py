@@ -5,11 +5,15 @@ memory passes unchanged. The ops matter to those passes for *when* and *what* th
 touch, not for what they compute, so each op declares memplan's interfaces
 (`memplan.interfaces`) instead of being special-cased by name:
 
-- kernel ops (`hip.matmul(%ctx) ins(..) outs(..)`, ~90 of them from one table, plus
-  `hip.launch @name(..)` for any other kernel) are enqueued on the context's in-order
-  stream (`StreamExecution(0)`), read their `ins` and write their `outs`;
-- `hip.synchronize(%ctx)` makes the host wait for that stream
-  (`StreamSynchronization(0)`);
+- kernel ops (`hip.matmul(%ctx) ins(..) outs(..)`, hip-ep's 76 DPS kernels from one
+  table in `hip_kernels.py`, plus memplan's `hip.launch @name(..)` for any other
+  kernel) are enqueued on the context's in-order stream (`StreamExecution(0)`), read
+  their memref inputs and write their memref `outs`;
+- `hip.synchronize(%ctx)` (memplan's own) and hip-ep's `hip.readback_scalar` /
+  `hip.readback_dim` make the host wait for that stream (`StreamSynchronization(0)`);
+- `hip.alloc_output` writes (the runtime's output allocator) and is no allocation;
+- `hip.loop` / `hip.if` run outlined functions (`OutlinedBodies`), and the graph,
+  constant and yield ops are in `hip_control.py`;
 - `hip.get_pool`, `hip.get_host_scratch`, `hip.alloc` allocate their result and
   `hip.free` frees its buffer, each effect tied to its value so that CSE never merges
   two allocations and DCE may drop an unused one.
@@ -19,15 +23,11 @@ See docs/design/dialect-hip.md for the syntax and the execution model behind it.
 
 from __future__ import annotations
 
-import enum
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     AnyFloatConstr,
-    ArrayAttr,
     DYNAMIC_INDEX,
     I64,
     IndexType,
@@ -36,18 +36,14 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
-    StringAttr,
-    SymbolRefAttr,
-    TensorType,
     i8,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     base,
     ParsePropInAttrDict,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -61,10 +57,33 @@ from xdsl.traits import MemoryWriteEffect
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.dialects.hip_base import (
+    TENSOR_OR_MEMREF,
+    ContextType,
+    op_prefix,
+    verify_context,
+)
+from memplan.dialects.hip_control import (
+    ConstantOp,
+    GetConstantOp,
+    HipblasltGraphOp,
+    HipDNNGraphOutlineOp,
+    IfOp,
+    LoopOp,
+    MiopenGraphOp,
+    YieldOp,
+)
+from memplan.dialects.hip_kernels import (  # noqa: F401  (re-exported)
+    KERNEL_OPS,
+    KERNELS,
+    KernelOp,
+    KernelSpec,
+    LaunchOp,
+    kernel_op,
+)
 from memplan.interfaces import (
     ContextMemory,
     OperandEffects,
-    StreamExecution,
     StreamSynchronization,
     all_results,
     buffer_operands_named,
@@ -77,7 +96,6 @@ __all__ = [
     "AllocOp",
     "AllocOutputOp",
     "ContextType",
-    "ElementRule",
     "FreeOp",
     "GetHostScratchOp",
     "GetPoolOp",
@@ -92,30 +110,11 @@ __all__ = [
 ]
 
 
-# --------------------------------------------------------------------------- types
-
-
-@irdl_attr_definition
-class ContextType(ParametrizedAttribute, TypeAttribute):
-    """`!hip.context`: the runtime handle; it names the device stream that kernel ops
-    are enqueued on and that `hip.synchronize` waits for."""
-
-    name = "hip.context"
-
-
 # ------------------------------------------------------------------ shared helpers
 
 
-def _op_prefix(op: Operation) -> str:
-    """MLIR's diagnostic prefix, so messages read like `mlir-opt`'s."""
-    return f"'{op.name}' op"
-
-
-def _verify_context(op: Operation, value: SSAValue) -> None:
-    if not isinstance(value.type, ContextType):
-        raise VerifyException(
-            f"{_op_prefix(op)} operand #0 must be !hip.context, but got {value.type}"
-        )
+_op_prefix = op_prefix
+_verify_context = verify_context
 
 
 def _verify_index(op: Operation, value: SSAValue, what: str) -> None:
@@ -142,346 +141,6 @@ def _split_props(
     """Move inherent attributes written in the attr-dict into properties."""
     props = {name: attrs.pop(name) for name in names if name in attrs}
     return props, attrs
-
-
-# ---------------------------------------------------------------- kernel family
-
-
-class ElementRule(enum.Enum):
-    """Which operands of a kernel must share an element type (hip-ep follows ONNX's
-    type constraints; only those that hold for every kernel of a kind are checked)."""
-
-    NONE = "none"
-    ALL = "all"  # every in and out: elementwise arithmetic, transpose, concat
-    INS = "ins"  # the inputs only: comparisons, whose output is boolean
-    FIRST = "first"  # ins[0] and outs[0]: data operand vs result (gather, pad, topk)
-
-
-@dataclass(frozen=True)
-class KernelSpec:
-    """One row of the kernel table: the op name after `hip.` and its operand counts
-    (`None` as a maximum means unbounded)."""
-
-    name: str
-    ins: tuple[int, int | None]
-    outs: tuple[int, int | None] = (1, 1)
-    elements: ElementRule = ElementRule.NONE
-
-    @property
-    def class_name(self) -> str:
-        return "".join(p.capitalize() for p in re.split(r"[._]", self.name)) + "Op"
-
-
-def _k(name: str, ins: int | tuple[int, int | None], outs: int | tuple[int, int | None] = 1,
-       elements: ElementRule = ElementRule.NONE) -> KernelSpec:
-    return KernelSpec(
-        name,
-        ins if isinstance(ins, tuple) else (ins, ins),
-        outs if isinstance(outs, tuple) else (outs, outs),
-        elements,
-    )
-
-
-_ALL, _INS, _FIRST = ElementRule.ALL, ElementRule.INS, ElementRule.FIRST
-_ANY = (0, None)
-_SOME = (1, None)
-
-_UNARY_SAME = (
-    "abs", "neg", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "floor",
-    "ceil", "round", "sign", "erf", "relu", "leaky_relu", "elu", "gelu", "fast_gelu",
-    "quick_gelu", "silu", "sigmoid", "hard_sigmoid", "softplus", "tanh", "not",
-    "softmax", "log_softmax", "miopen.softmax", "transpose", "identity", "copy",
-)
-_BINARY_SAME = (
-    "add", "sub", "mul", "div", "mod", "and", "or", "xor", "miopen.add",
-    "bias_gelu", "bias_add",
-)
-_COMPARE = ("equal", "less", "less_equal", "greater", "greater_equal")
-
-KERNELS: tuple[KernelSpec, ...] = (
-    *(_k(n, 1, 1, _ALL) for n in _UNARY_SAME),
-    *(_k(n, 2, 1, _ALL) for n in _BINARY_SAME),
-    *(_k(n, 2, 1, _INS) for n in _COMPARE),
-    _k("max", _SOME, 1, _ALL),  # ONNX Max/Min are variadic
-    _k("min", _SOME, 1, _ALL),
-    _k("pow", 2),
-    _k("cast", 1),
-    _k("is_nan", 1),
-    _k("clip", (1, 3), 1, _ALL),
-    _k("where", 3),
-    # linear algebra and convolution: a bias input is optional
-    _k("matmul", (2, 3)),
-    _k("batch_matmul", (2, 3)),
-    _k("gemm", (2, 3)),
-    _k("matmul_nbits", (3, 5)),
-    _k("matmul_integer", (2, 4)),
-    _k("conv", (2, 3)),
-    _k("conv_transpose", (2, 3)),
-    _k("miopen.conv", (2, 3)),
-    _k("einsum", _SOME),
-    # normalization, attention, positional encoding
-    _k("rms_norm", (1, 2), (1, 2), _FIRST),
-    _k("skip_rms_norm", (2, 4), (1, 4), _FIRST),
-    _k("layer_norm", (1, 3), (1, 3), _FIRST),
-    _k("skip_layer_norm", (2, 5), (1, 4), _FIRST),
-    _k("group_norm", (1, 3), 1, _FIRST),
-    _k("instance_norm", 3, 1, _FIRST),
-    _k("batch_norm", 5, (1, 3), _FIRST),
-    _k("rope", (2, 4), 1, _FIRST),
-    _k("attention", _SOME, (1, 3)),
-    _k("multi_head_attention", _SOME, (1, 3)),
-    _k("group_query_attention", _SOME, (1, 3)),
-    # reductions and index-producing ops
-    *(_k(n, (1, 2), 1, _FIRST) for n in (
-        "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
-        "reduce_l2", "reduce_sum_square", "cumsum",
-    )),
-    _k("argmax", 1),
-    _k("argmin", 1),
-    _k("topk", (1, 2), 2, _FIRST),
-    # data movement and shape manipulation
-    _k("gather", 2, 1, _FIRST),
-    _k("gather_elements", 2, 1, _FIRST),
-    _k("gather_nd", 2, 1, _FIRST),
-    _k("scatter_nd", 3, 1, _FIRST),
-    _k("scatter_elements", 3, 1, _FIRST),
-    _k("pad", (1, 4), 1, _FIRST),
-    _k("tile", (1, 2), 1, _FIRST),
-    _k("expand", (1, 2), 1, _FIRST),
-    _k("slice", (1, 5), 1, _FIRST),
-    _k("concat", _SOME, 1, _ALL),
-    _k("split", (1, 2), _SOME, _FIRST),
-    _k("trilu", (1, 2), 1, _FIRST),
-    _k("resize", (1, 4), 1, _FIRST),
-    _k("depth_to_space", 1, 1, _ALL),
-    _k("space_to_depth", 1, 1, _ALL),
-    _k("one_hot", 3),
-    _k("range", 3, 1, _ALL),
-    _k("fill", (0, 1)),
-    _k("embedding", 2),
-    # pooling
-    _k("max_pool", 1, (1, 2), _FIRST),
-    _k("average_pool", 1, 1, _ALL),
-    _k("global_average_pool", 1, 1, _ALL),
-    _k("global_max_pool", 1, 1, _ALL),
-    # quantization
-    _k("quantize_linear", (2, 3)),
-    _k("dequantize_linear", (2, 3)),
-)
-"""hip-ep's kernels memplan knows by name. Any other kernel is `hip.launch @name`."""
-
-
-def _memref_operands(op: KernelOp, group: str, values: Sequence[SSAValue]) -> None:
-    for i, value in enumerate(values):
-        if not isinstance(value.type, MemRefType):
-            raise VerifyException(
-                f"{_op_prefix(op)} {group} operand #{i} must be a ranked memref, "
-                f"but got {value.type}"
-            )
-
-
-def _count(op: KernelOp, group: str, got: int, bounds: tuple[int, int | None]) -> None:
-    low, high = bounds
-    if low <= got and (high is None or got <= high):
-        return
-    if high is None:
-        want, last = f"at least {low}", low
-    elif low == high:
-        want, last = f"{low}", low
-    else:
-        want, last = f"{low} to {high}", high
-    noun = "operand" if last == 1 else "operands"
-    raise VerifyException(f"{_op_prefix(op)} expects {want} {group} {noun}, but got {got}")
-
-
-def _same_elements(op: KernelOp, what: str, values: Sequence[SSAValue]) -> None:
-    types = [v.type.element_type for v in values if isinstance(v.type, MemRefType)]
-    for t in types[1:]:
-        if t != types[0]:
-            raise VerifyException(
-                f"{_op_prefix(op)} expects {what} to have the same element type, "
-                f"but got {types[0]} and {t}"
-            )
-
-
-class KernelOp(IRDLOperation):
-    """The shared definition of every hip kernel op (destination-passing style).
-
-    `hip.<kernel>(%ctx) ins(%a, ... : T, ...) outs(%c, ... : T, ...) {attrs}`
-
-    The op is enqueued on `%ctx`'s in-order stream and returns at once: it reads
-    `ins` and writes `outs` later, after the device work enqueued before it. Every
-    kernel op class is made from one `KernelSpec` row by `kernel_op`, and shares the
-    parser, printer and verifier below; `SPEC` is None for `hip.launch`.
-    """
-
-    SPEC: ClassVar[KernelSpec | None] = None
-
-    ctx = operand_def()
-    ins = var_operand_def()
-    outs = var_operand_def()
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(
-        StreamExecution(0),
-        OperandEffects(reads=operands_named("ins"), writes=operands_named("outs")),
-    )
-
-    def __init__(
-        self,
-        ctx: SSAValue | Operation,
-        ins: Sequence[SSAValue | Operation] = (),
-        outs: Sequence[SSAValue | Operation] = (),
-        attributes: Mapping[str, Attribute] | None = None,
-        properties: Mapping[str, Attribute] | None = None,
-    ):
-        super().__init__(
-            operands=(ctx, ins, outs),
-            attributes=dict(attributes or {}),
-            properties=dict(properties or {}),
-        )
-
-    # The part between the op name and `(%ctx)`; `hip.launch` puts `@kernel` there.
-    def _print_head(self, printer: Printer) -> None:
-        pass
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer)
-        printer.print_string("(")
-        printer.print_operand(self.ctx)
-        printer.print_string(")")
-        if self.ins:
-            self._print_group(printer, "ins", self.ins)
-        self._print_group(printer, "outs", self.outs)
-        printer.print_op_attributes(self.attributes)
-
-    @staticmethod
-    def _print_group(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
-        printer.print_string(f" {keyword}(")
-        if values:
-            printer.print_list(values, printer.print_operand)
-            printer.print_string(" : ")
-            printer.print_list([v.type for v in values], printer.print_attribute)
-        printer.print_string(")")
-
-    @staticmethod
-    def _parse_group(parser: Parser, keyword: str) -> list[SSAValue]:
-        """`( (%v, ... : T, ...)? )` after `keyword`."""
-        parser.parse_punctuation("(", f" after '{keyword}'")
-        if parser.parse_optional_punctuation(")") is not None:
-            return []
-        pos = parser.pos
-        names = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        parser.parse_punctuation(":", f" before the types of '{keyword}'")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        end = parser.pos
-        parser.parse_punctuation(")")
-        if len(types) != len(names):
-            parser.raise_error(
-                f"'{keyword}' has {len(names)} operands but {len(types)} types", pos, end
-            )
-        return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
-
-    @classmethod
-    def parse(cls, parser: Parser) -> KernelOp:
-        ctx, ins, outs, attrs = cls._parse_body(parser)
-        return cls(ctx, ins, outs, attributes=attrs)
-
-    @classmethod
-    def _parse_body(
-        cls, parser: Parser
-    ) -> tuple[SSAValue, list[SSAValue], list[SSAValue], dict[str, Attribute]]:
-        """`(%ctx) (ins(..))? outs(..) attr-dict`."""
-        (ctx_name,) = _parse_context_call(parser, 1)
-        ctx = parser.resolve_operand(ctx_name, ContextType())
-        ins: list[SSAValue] = []
-        if parser.parse_optional_keyword("ins") is not None:
-            ins = cls._parse_group(parser, "ins")
-        parser.parse_keyword("outs")
-        outs = cls._parse_group(parser, "outs")
-        attrs = parser.parse_optional_attr_dict()
-        return ctx, ins, outs, attrs
-
-    def verify_(self) -> None:
-        _verify_context(self, self.ctx)
-        _memref_operands(self, "ins", self.ins)
-        _memref_operands(self, "outs", self.outs)
-        spec = self.SPEC
-        if spec is None:
-            _count(self, "outs", len(self.outs), _SOME)
-            return
-        _count(self, "ins", len(self.ins), spec.ins)
-        _count(self, "outs", len(self.outs), spec.outs)
-        if spec.elements is ElementRule.ALL:
-            _same_elements(self, "all ins and outs", (*self.ins, *self.outs))
-        elif spec.elements is ElementRule.INS:
-            _same_elements(self, "all ins", self.ins)
-        elif spec.elements is ElementRule.FIRST and self.ins:
-            _same_elements(self, "ins #0 and outs #0", (self.ins[0], self.outs[0]))
-
-
-def kernel_op(spec: KernelSpec) -> type[KernelOp]:
-    """Make the op class `hip.<spec.name>` from a kernel table row."""
-    cls = type(
-        spec.class_name,
-        (KernelOp,),
-        {
-            "__module__": __name__,
-            "__qualname__": spec.class_name,
-            "__doc__": f"`hip.{spec.name}`: a kernel op; see `KernelOp`.",
-            "__annotations__": {"SPEC": "ClassVar[KernelSpec]"},
-            "name": f"hip.{spec.name}",
-            "SPEC": spec,
-        },
-    )
-    return irdl_op_definition(cls)
-
-
-KERNEL_OPS: dict[str, type[KernelOp]] = {
-    f"hip.{spec.name}": kernel_op(spec) for spec in KERNELS
-}
-globals().update({cls.__name__: cls for cls in KERNEL_OPS.values()})
-
-
-@irdl_op_definition
-class LaunchOp(KernelOp):
-    """`hip.launch @kernel(%ctx) ins(..) outs(..) {attrs}`: a kernel memplan does not
-    list, with the same execution model and effects as the listed ones."""
-
-    name = "hip.launch"
-
-    kernel = prop_def(SymbolRefAttr)
-
-    def __init__(
-        self,
-        kernel: str | SymbolRefAttr,
-        ctx: SSAValue | Operation,
-        ins: Sequence[SSAValue | Operation] = (),
-        outs: Sequence[SSAValue | Operation] = (),
-        attributes: Mapping[str, Attribute] | None = None,
-    ):
-        if isinstance(kernel, str):
-            kernel = SymbolRefAttr(kernel)
-        super().__init__(ctx, ins, outs, attributes, {"kernel": kernel})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LaunchOp:
-        root = parser.parse_optional_symbol_name()
-        if root is None:
-            parser.raise_error("expected a kernel symbol such as @name")
-        nested: list[StringAttr] = []
-        while parser.parse_optional_punctuation(":") is not None:
-            parser.parse_punctuation(":", " in a nested symbol reference")
-            nested.append(parser.parse_symbol_name())
-        kernel = SymbolRefAttr(root, ArrayAttr(nested))
-        ctx, ins, outs, attrs = cls._parse_body(parser)
-        return cls(kernel, ctx, ins, outs, attrs)
-
-    def _print_head(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.kernel)
 
 
 # ------------------------------------------------------------------- allocation
@@ -779,9 +438,6 @@ class SynchronizeOp(IRDLOperation):
 # ------------------------------------------------- graph outputs and read-backs
 
 
-_TENSOR_OR_MEMREF = base(TensorType) | base(MemRefType)
-
-
 def _verify_dynamic_sizes(op: Operation, t: MemRefType, sizes: Sequence[SSAValue]) -> None:
     """hip-ep's rule for `hip.alloc_output`: one size operand per `?` of the result."""
     dynamic = sum(1 for d in t.get_shape() if d == DYNAMIC_INDEX)
@@ -843,7 +499,7 @@ class _ReadbackOp(IRDLOperation):
     """
 
     ctx = operand_def(ContextType)
-    scalar = operand_def(_TENSOR_OR_MEMREF)
+    scalar = operand_def(TENSOR_OR_MEMREF)
 
     traits = traits_def(
         StreamSynchronization(0), OperandEffects(reads=buffer_operands_named("scalar"))
@@ -883,6 +539,14 @@ Hip = Dialect(
     [
         *KERNEL_OPS.values(),
         LaunchOp,
+        LoopOp,
+        IfOp,
+        YieldOp,
+        MiopenGraphOp,
+        HipblasltGraphOp,
+        HipDNNGraphOutlineOp,
+        ConstantOp,
+        GetConstantOp,
         GetPoolOp,
         GetHostScratchOp,
         AllocOp,

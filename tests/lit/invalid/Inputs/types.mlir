@@ -11,9 +11,9 @@ func.func @load_type_mismatch(%a: memref<4xf32>) {
   return
 }
 // -----
-// An elementwise kernel with different element types.
-func.func @kernel_element_types(%ctx: !hip.context, %a: memref<4xf32>, %b: memref<4xf16>) {
-  hip.add(%ctx) ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%b : memref<4xf16>)
+// A kernel mixing memref and tensor operands.
+func.func @kernel_mixed_modes(%ctx: !hip.context, %a: memref<4xf32>, %b: tensor<4xf32>) {
+  hip.add(%ctx) ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%b : tensor<4xf32>)
   return
 }
 // -----
@@ -37,7 +37,7 @@ func.func @store_type(%a: memref<4xi32>, %v: f32) {
 // -----
 // A kernel operand that is not a memref.
 func.func @kernel_scalar_operand(%ctx: !hip.context, %a: f32, %b: memref<4xf32>) {
-  hip.relu(%ctx) ins(%a : f32) outs(%b : memref<4xf32>)
+  hip.neg(%ctx) ins(%a : f32) outs(%b : memref<4xf32>)
   return
 }
 // -----

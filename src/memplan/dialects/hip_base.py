@@ -1,0 +1,71 @@
+"""What every part of the `hip` dialect shares: the context type and small helpers.
+
+Split out of `hip.py` so that the op families (`hip_kernels.py`, `hip_control.py`)
+and the runtime ops can each import it without a cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from xdsl.dialects.builtin import MemRefType, TensorType, UnrankedMemRefType
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import base, irdl_attr_definition
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+__all__ = [
+    "TENSOR_OR_MEMREF",
+    "ContextType",
+    "is_buffer",
+    "op_prefix",
+    "print_attr_dict",
+]
+
+
+@irdl_attr_definition
+class ContextType(ParametrizedAttribute, TypeAttribute):
+    """`!hip.context`: the runtime handle; it names the device stream that kernel ops
+    are enqueued on and that `hip.synchronize` and the read-backs wait for."""
+
+    name = "hip.context"
+
+
+TENSOR_OR_MEMREF = base(TensorType) | base(MemRefType)
+"""hip-ep's `Hip_TensorOrMemRef`: a ranked tensor before bufferization, a memref
+after it."""
+
+
+def is_buffer(value: SSAValue) -> bool:
+    """Whether the value is memory (a memref) rather than a tensor or a scalar."""
+    return isinstance(value.type, MemRefType | UnrankedMemRefType)
+
+
+def op_prefix(op: Operation) -> str:
+    """MLIR's diagnostic prefix, so messages read like `mlir-opt`'s."""
+    return f"'{op.name}' op"
+
+
+def verify_context(op: Operation, value: SSAValue) -> None:
+    if not isinstance(value.type, ContextType):
+        raise VerifyException(
+            f"{op_prefix(op)} operand #0 must be !hip.context, but got {value.type}"
+        )
+
+
+def print_attr_dict(
+    printer: Printer,
+    op: Operation,
+    defaults: Mapping[str, Attribute] = {},
+    elide: Sequence[str] = (),
+) -> None:
+    """MLIR's custom attr-dict: inherent (properties) and discardable attributes in
+    one dictionary sorted by name, leaving out properties equal to their default
+    and the names in `elide` (those the format prints elsewhere)."""
+    merged: dict[str, Attribute] = {}
+    for name, value in op.properties.items():
+        if name in elide or name == "operandSegmentSizes" or defaults.get(name) == value:
+            continue
+        merged[name] = value
+    merged.update(op.attributes)
+    printer.print_op_attributes(dict(sorted(merged.items())))

@@ -1,0 +1,346 @@
+"""hip-ep's control-flow, graph and constant ops.
+
+- `hip.loop` / `hip.if`: the runtime calls outlined body functions (by symbol)
+  with the loop-carried or output buffers and the captured values. The device work
+  in those bodies is invisible at the call site, so these ops declare
+  `OutlinedBodies`: the ordering analysis treats every buffer passed to them as
+  escaping (it never shares bytes), and says so in its remarks. Their own effects
+  are hip-ep's: a write of each memref `iter_args`/`outs` operand and a read of each
+  memref capture, so that no cleanup pass drops or merges them.
+- `hip.miopen.graph`, `hip.hipblaslt.graph`: a single-block region of library ops,
+  no terminator; `hip.hipdnn_graph_outline` an isolated single-block region ending
+  in `hip.yield`.
+- `hip.constant` (a tensor constant, inline or external) and `hip.get_constant`
+  (its buffer at run time).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    I64,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    FlatSymbolRefAttrConstr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i1,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.irdl.constraints import EqAttrConstraint
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    NoTerminator,
+    Pure,
+    SingleBlockImplicitTerminator,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from memplan.dialects.hip_base import TENSOR_OR_MEMREF, ContextType, is_buffer, op_prefix
+from memplan.interfaces import OperandEffects, OutlinedBodies
+
+__all__ = [
+    "ConstantOp",
+    "GetConstantOp",
+    "HipDNNGraphOutlineOp",
+    "HipblasltGraphOp",
+    "IfOp",
+    "LoopOp",
+    "MiopenGraphOp",
+    "YieldOp",
+]
+
+
+def _memref_values(*names: str):
+    def get(op: Operation) -> tuple[SSAValue, ...]:
+        return tuple(v for name in names for v in getattr(op, name) if is_buffer(v))
+
+    return get
+
+
+def _verify_outlined_modes(op: Operation, count_name: str, count: int,
+                           inits: tuple[SSAValue, ...], init_name: str) -> None:
+    """hip-ep's loop/if rule: the declared count equals the inits; tensor-mode inits
+    are returned (one result each, same type), memref-mode ones are written."""
+    if count != len(inits):
+        raise VerifyException(
+            f"{op_prefix(op)} {count_name} ({count}) must equal the {init_name} operand "
+            f"count ({len(inits)})"
+        )
+    tensor_mode = not inits or isinstance(inits[0].type, TensorType)
+    if tensor_mode:
+        if count != len(op.results):
+            raise VerifyException(
+                f"{op_prefix(op)} tensor mode: {count_name} ({count}) must equal the result "
+                f"count ({len(op.results)})"
+            )
+        for i, (init, result) in enumerate(zip(inits, op.results)):
+            if init.type != result.type:
+                raise VerifyException(
+                    f"{op_prefix(op)} result type #{i} ({result.type}) must match "
+                    f"{init_name} type #{i} ({init.type})"
+                )
+    elif op.results:
+        raise VerifyException(
+            f"{op_prefix(op)} memref mode must have zero results, got {len(op.results)}"
+        )
+
+
+@irdl_op_definition
+class LoopOp(IRDLOperation):
+    """`hip.loop(%ctx, %trip_count (, %cond)?) (iter_args(..))? (captures(..))?
+    (-> (..))? body @f attr-dict`: the runtime calls `@f` once per iteration.
+
+    Without `cond_is_passthrough` the runtime reads the body's condition back after
+    each iteration; memplan does not count that as a synchronization of the loop
+    (whether the last iteration's is read is the runtime's choice): claiming less
+    is the safe side.
+    """
+
+    name = "hip.loop"
+
+    ctx = operand_def(ContextType)
+    max_trip_count = operand_def(IndexType)
+    cond_init = opt_operand_def(EqAttrConstraint(i1))
+    v_init = var_operand_def(TENSOR_OR_MEMREF)
+    captures = var_operand_def()
+    body_func = prop_def(FlatSymbolRefAttrConstr)
+    num_loop_carried = prop_def(IntegerAttr.constr(type=EqAttrConstraint(IntegerType(32))))
+    cond_is_passthrough = opt_prop_def(UnitAttr)
+    v_final = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    traits = traits_def(
+        OutlinedBodies(("body_func",)),
+        OperandEffects(reads=_memref_values("captures"), writes=_memref_values("v_init")),
+    )
+    assembly_format = (
+        "`(` $ctx `,` $max_trip_count (`,` $cond_init^)? `)`"
+        " (`iter_args` `(` $v_init^ `:` type($v_init) `)`)?"
+        " (`captures` `(` $captures^ `:` type($captures) `)`)?"
+        " (`->` `(` type($v_final)^ `)`)?"
+        " `body` $body_func attr-dict"
+    )
+
+    def verify_(self) -> None:
+        _verify_outlined_modes(
+            self, "num_loop_carried", self.num_loop_carried.value.data, tuple(self.v_init),
+            "v_init",
+        )
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """`hip.if(%ctx, %cond) (outs(..))? (captures(..))? (-> (..))? then @t else @e
+    attr-dict`: the runtime calls one of the two functions."""
+
+    name = "hip.if"
+
+    ctx = operand_def(ContextType)
+    cond = operand_def(EqAttrConstraint(i1))
+    o_init = var_operand_def(TENSOR_OR_MEMREF)
+    captures = var_operand_def()
+    then_func = prop_def(FlatSymbolRefAttrConstr)
+    else_func = prop_def(FlatSymbolRefAttrConstr)
+    num_outputs = prop_def(IntegerAttr.constr(type=EqAttrConstraint(IntegerType(32))))
+    outputs = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    traits = traits_def(
+        OutlinedBodies(("then_func", "else_func")),
+        OperandEffects(reads=_memref_values("captures"), writes=_memref_values("o_init")),
+    )
+    assembly_format = (
+        "`(` $ctx `,` $cond `)`"
+        " (`outs` `(` $o_init^ `:` type($o_init) `)`)?"
+        " (`captures` `(` $captures^ `:` type($captures) `)`)?"
+        " (`->` `(` type($outputs)^ `)`)?"
+        " `then` $then_func `else` $else_func attr-dict"
+    )
+
+    def verify_(self) -> None:
+        _verify_outlined_modes(
+            self, "num_outputs", self.num_outputs.value.data, tuple(self.o_init), "o_init"
+        )
+
+
+class _LibraryGraphOp(IRDLOperation):
+    """A single block of library ops handed to one library call, no terminator."""
+
+    body = region_def("single_block")
+
+    traits = traits_def(NoTerminator())
+    assembly_format = "$body attr-dict"
+
+
+@irdl_op_definition
+class MiopenGraphOp(_LibraryGraphOp):
+    """`hip.miopen.graph { .. }`: a MIOpen fusion graph."""
+
+    name = "hip.miopen.graph"
+
+
+@irdl_op_definition
+class HipblasltGraphOp(_LibraryGraphOp):
+    """`hip.hipblaslt.graph { .. }`: a hipBLASLt epilogue graph."""
+
+    name = "hip.hipblaslt.graph"
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """`hip.yield %v : tensor<..>`: the terminator of `hip.hipdnn_graph_outline`."""
+
+    name = "hip.yield"
+
+    values = var_operand_def(TensorType)
+
+    traits = traits_def(Pure(), IsTerminator(), HasParent(lambda: HipDNNGraphOutlineOp))
+    assembly_format = "($values^ `:` type($values))? attr-dict"
+
+
+@irdl_op_definition
+class HipDNNGraphOutlineOp(IRDLOperation):
+    """`%r = hip.hipdnn_graph_outline ins(%x : tensor<..>) -> tensor<..> { .. }`: tensor
+    ops to be compiled into one hipDNN graph (later `hip.hipdnn_graph`); an
+    isolated region ending in `hip.yield`."""
+
+    name = "hip.hipdnn_graph_outline"
+
+    inputs = var_operand_def(TensorType)
+    results_ = var_result_def(TensorType)
+    body = region_def("single_block")
+
+    traits = traits_def(
+        IsolatedFromAbove(), SingleBlockImplicitTerminator(YieldOp)
+    )
+    assembly_format = "`ins` `(` $inputs `:` type($inputs) `)` `->` type($results_) $body attr-dict"
+
+
+_ELEMENT_BITS = {1, 8, 16, 32, 64}
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """`%w = hip.constant {value = dense<..> : tensor<..>} : tensor<..>`, or with an
+    external source (`location`, `offset`, `size`, or `memory_address`, `size`).
+    Pure."""
+
+    name = "hip.constant"
+
+    value = opt_prop_def(base(DenseIntOrFPElementsAttr) | base(DenseResourceAttr))
+    source_location = opt_prop_def(StringAttr, prop_name="location")
+    offset = opt_prop_def(IntegerAttr[I64])
+    memory_address = opt_prop_def(IntegerAttr[I64])
+    size = opt_prop_def(IntegerAttr[I64])
+    symbol_name_hint = opt_prop_def(StringAttr)
+    source_name = opt_prop_def(StringAttr)
+    serialization_order = opt_prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert isinstance(t, TensorType)
+        if any(d < 0 for d in t.get_shape()):
+            raise VerifyException(f"{op_prefix(self)} requires a statically shaped ranked tensor result")
+        element = t.element_type
+        bits = getattr(element, "bitwidth", None)
+        if isinstance(element, IntegerType) and bits not in _ELEMENT_BITS:
+            raise VerifyException(f"{op_prefix(self)} has unsupported integer element type {element}")
+        if bits is None:
+            raise VerifyException(f"{op_prefix(self)} has unsupported element type {element}")
+        if self.serialization_order is not None and self.serialization_order.value.data < 0:
+            raise VerifyException(f"{op_prefix(self)} serialization order must be non-negative")
+        external = (self.source_location, self.offset, self.memory_address, self.size)
+        if self.value is not None:
+            if any(a is not None for a in external):
+                raise VerifyException(f"{op_prefix(self)} inline source must contain only `value`")
+            if self.value.type != t:
+                raise VerifyException(
+                    f"{op_prefix(self)} inline `value` type {self.value.type} does not match "
+                    f"result type {t}"
+                )
+            return
+        file_source = self.source_location is not None or self.offset is not None
+        if file_source and self.memory_address is not None:
+            raise VerifyException(f"{op_prefix(self)} file and memory sources are mutually exclusive")
+        if not file_source and self.memory_address is None and self.size is None:
+            raise VerifyException(
+                f"{op_prefix(self)} requires exactly one source: `value`, complete file source, "
+                "or complete memory source"
+            )
+        if file_source and (self.source_location is None or self.offset is None or self.size is None):
+            raise VerifyException(
+                f"{op_prefix(self)} external source requires `location`, `offset`, and `size` together"
+            )
+        if self.memory_address is not None and self.size is None:
+            raise VerifyException(
+                f"{op_prefix(self)} memory source requires `memory_address` and `size` together"
+            )
+        if not file_source and self.memory_address is None:
+            raise VerifyException(
+                f"{op_prefix(self)} external source requires a file location or memory address"
+            )
+        size = self.size.value.data
+        count = 1
+        for d in t.get_shape():
+            count *= d
+        expected = count * ((bits + 7) // 8)
+        if size <= 0:
+            raise VerifyException(f"{op_prefix(self)} external source `size` must be positive")
+        if size != expected:
+            raise VerifyException(
+                f"{op_prefix(self)} external source byte size {size} does not match result byte "
+                f"size {expected}"
+            )
+        if self.memory_address is not None:
+            if self.memory_address.value.data == 0:
+                raise VerifyException(f"{op_prefix(self)} memory-address source has null address")
+            return
+        if not self.source_location.data:
+            raise VerifyException(f"{op_prefix(self)} external source `location` must not be empty")
+        if self.offset.value.data < 0:
+            raise VerifyException(f"{op_prefix(self)} file source `offset` must be non-negative")
+
+
+@irdl_op_definition
+class GetConstantOp(IRDLOperation):
+    """`%c = hip.get_constant(%ctx, %index) : memref<..>`: the runtime's buffer of
+    constant number `%index`. hip-ep declares a READ of the result (the bytes
+    exist before the op), so it is never merged across writes; the buffer is the
+    runtime's, never planned."""
+
+    name = "hip.get_constant"
+
+    ctx = operand_def(ContextType)
+    index = operand_def(EqAttrConstraint(IntegerType(64)))
+    result = result_def(MemRefType)
+
+    traits = traits_def(OperandEffects(reads=lambda op: tuple(op.results)))
+    assembly_format = "`(` $ctx `,` $index `)` attr-dict `:` type($result)"

@@ -1,0 +1,669 @@
+"""hip-ep's kernel ops (destination-passing style), as one table-driven family.
+
+Every kernel of ROCm hip-ep's `HipOps.td` that derives from its DPS base is a row of
+`KERNELS`: the operands in the order hip-ep declares them, which of them are
+optional or variadic, which sit in `ins(..)`, which behind their own keyword
+(`zero_points(..)`, `cval(..)`) and which in `outs(..)`, the inherent attributes
+with their types and defaults, and whether tensor-mode results are written
+`-> T` (hip-ep's hand-written parsers) or `: T` (its declarative formats).
+`kernel_op(spec)` makes the op class; parser, printer, verifier and traits are
+shared by all of them (`KernelOp`).
+
+    hip.matmul(%ctx) ins(%a, %b : memref<..>, memref<..>) outs(%c : memref<..>)
+    %r = hip.silu(%ctx) ins(%x : tensor<..>) outs(%y : tensor<..>) -> tensor<..>
+    %r = hip.sigmoid(%ctx) ins(%x : tensor<..>) outs(%y : tensor<..>) : tensor<..>
+
+Memory behaviour, declared on the family: a kernel is enqueued on `%ctx`'s in-order
+stream (`StreamExecution(0)`), reads its memref inputs and writes its memref
+outputs. Tensor operands are values, not memory: a kernel in tensor mode has no
+memory effects, and the memory passes see nothing to plan.
+
+`hip.launch @name(..)` is memplan's own, for kernels no table lists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+    f32,
+    f64,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.irdl.constraints import AttrConstraint, EqAttrConstraint
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from memplan.dialects.hip_base import (
+    ContextType,
+    is_buffer,
+    op_prefix,
+    print_attr_dict,
+)
+from memplan.interfaces import OperandEffects, StreamExecution
+
+__all__ = ["KERNELS", "KERNEL_OPS", "KernelOp", "KernelSpec", "LaunchOp", "kernel_op"]
+
+
+# ------------------------------------------------------------------ the table
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One data operand: its name, `"one"`, `"optional"` or `"variadic"`, and the
+    clause it is written in (`"ins"`, `"outs"`, or the keyword of its own group)."""
+
+    name: str
+    arity: str
+    clause: str
+
+
+@dataclass(frozen=True)
+class AttrSpec:
+    """An inherent attribute: its name, type constraint, and default (None: the
+    attribute is required; `UnitAttr` ones are optional flags)."""
+
+    name: str
+    kind: str
+    default: Attribute | None
+
+
+_ATTR_KINDS: dict[str, AttrConstraint] = {
+    "i64": IntegerAttr.constr(type=EqAttrConstraint(i64)),
+    "i32": IntegerAttr.constr(type=EqAttrConstraint(i32)),
+    "f32": FloatAttr.constr(type=base(Float32Type)),
+    "f64": FloatAttr.constr(type=base(Float64Type)),
+    "str": base(StringAttr),
+    "bool": IntegerAttr.constr(type=EqAttrConstraint(i1)),
+    "i64s": ArrayAttr.constr(IntegerAttr.constr(type=EqAttrConstraint(i64))),
+    "unit": base(UnitAttr),
+}
+
+
+def _default(kind: str, text: str) -> Attribute:
+    if kind == "i64":
+        return IntegerAttr(int(text), 64)
+    if kind == "f32":
+        return FloatAttr(float(text), f32)
+    if kind == "f64":
+        return FloatAttr(float(text), f64)
+    if kind == "str":
+        return StringAttr(text)
+    if kind == "bool":
+        return BoolAttr(text == "true", i1)
+    raise ValueError(f"no default for {kind} attributes")
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """One row of the kernel table (see the module docstring)."""
+
+    name: str
+    operands: tuple[Operand, ...]
+    attrs: tuple[AttrSpec, ...] = ()
+    ctx: str = "ctx"
+    arrow: bool = False
+    """Tensor-mode results after `->` (hip-ep's custom parsers), else after `:`."""
+    head: str | None = None
+    """An i32 attribute written `name(N)` between `(%ctx)` and `ins`."""
+
+    @property
+    def class_name(self) -> str:
+        return "".join(p.capitalize() for p in re.split(r"[._]", self.name)) + "Op"
+
+    def clause(self, clause: str) -> tuple[Operand, ...]:
+        return tuple(o for o in self.operands if o.clause == clause)
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        return tuple(o.clause for o in self.operands if o.clause not in ("ins", "outs"))
+
+    def with_defaults(self, properties: Mapping[str, Attribute]) -> dict[str, Attribute]:
+        merged = self.defaults | dict(properties)
+        segments = merged.pop("operandSegmentSizes", None)
+        ordered = dict(sorted(merged.items()))
+        if segments is not None:
+            ordered["operandSegmentSizes"] = segments
+        return ordered
+
+    @property
+    def ins_optional(self) -> bool:
+        """memplan's generic kernels leave out an empty `ins(..)`; hip-ep's always
+        write it."""
+        ins = self.clause("ins")
+        return self.name in UNLISTED_KERNELS and len(ins) == 1 and ins[0].arity == "variadic"
+
+    @property
+    def defaults(self) -> dict[str, Attribute]:
+        return {a.name: a.default for a in self.attrs if a.default is not None}
+
+
+def _operands(text: str, clause: str) -> list[Operand]:
+    out = []
+    for word in text.split():
+        arity = {"?": "optional", "*": "variadic"}.get(word[-1], "one")
+        out.append(Operand(word.rstrip("?*"), arity, clause))
+    return out
+
+
+def _k(name: str, ins: str, outs: str = "output", attrs: str = "", *, kw: str = "",
+       ctx: str = "ctx", arrow: bool = False, head: str | None = None) -> KernelSpec:
+    """A table row in short form: `ins`/`outs` are operand names (`x?` optional,
+    `x*` variadic); `kw` the keyword groups (`cval=constant_value` when the keyword
+    is not the operand's name), each one optional operand; `attrs` entries
+    `name:kind` (required) or `name:kind=default`."""
+    operands = _operands(ins, "ins")
+    for word in kw.split():
+        keyword, _, operand = word.partition("=")
+        operands.append(Operand(operand or keyword, "optional", keyword))
+    operands += _operands(outs, "outs")
+    specs = []
+    for word in attrs.split():
+        decl, has_default, default = word.partition("=")
+        attr, _, kind = decl.partition(":")
+        value = _default(kind, default) if has_default else None
+        specs.append(AttrSpec(attr, kind, value))
+    return KernelSpec(name, tuple(operands), tuple(specs), ctx, arrow, head)
+
+
+_REDUCE = "keepdims:i64=1 noop_with_empty_axes:i64=0"
+_CONV = "kernel_shape:i64s strides:i64s pads:i64s dilations:i64s"
+
+KERNELS: tuple[KernelSpec, ...] = (
+    # elementwise, one input (hip-ep names their operands x/y or input/output)
+    *(_k(n, "x", "y") for n in (
+        "sigmoid", "tanh", "softplus", "reciprocal", "sqrt", "not", "cos", "sin",
+        "ceil", "exp", "log", "abs", "neg", "sign", "size",
+    )),
+    _k("silu", "input", arrow=True),
+    _k("miopen.softmax", "input", arrow=True),
+    _k("gelu", "input", attrs="approximate:str=none"),
+    _k("leaky_relu", "input", attrs="alpha:f64=0.01"),
+    _k("fast_gelu", "input", kw="bias"),
+    _k("cast", "input", attrs="to:i64"),
+    _k("transpose", "input", attrs="perm:i64s"),
+    _k("global_pool", "input", attrs="mode:i64 p:i64=2"),
+    _k("resize", "input", attrs="mode:i64 coord_transform:i64 nearest_mode:i64"),
+    # elementwise, broadcasting binary
+    _k("add", "lhs rhs", arrow=True),
+    _k("mul", "lhs rhs", arrow=True),
+    _k("miopen.add", "A B", "C", arrow=True),
+    *(_k(n, "lhs rhs") for n in ("sub", "div", "min", "max", "equal", "less", "and", "or")),
+    _k("mod", "lhs rhs", attrs="fmod:i64=0"),
+    _k("where", "condition x y"),
+    _k("bias_gelu", "data bias"),
+    # linear algebra, convolution
+    _k("matmul", "A B"),
+    _k("gemm", "input_a input_b input_c?",
+       attrs="alpha:f32=1.0 beta:f32=1.0 transA:i64=0 transB:i64=0"),
+    _k("matmul_nbits", "A B scales", kw="zero_points g_idx bias", ctx="handle",
+       attrs="K:i64 N:i64 bits:i64 block_size:i64 accuracy_level:i64 zp_elem_size:i64"),
+    _k("conv", "input weights bias?", attrs=f"{_CONV} group:i64"),
+    _k("conv_transpose", "input weights bias?",
+       attrs=f"{_CONV} output_padding:i64s group:i64"),
+    _k("causal_conv_with_state", "input weight bias? past_state?", "output present_state",
+       attrs="activation:str=none ndim:i64=1 channels_last:bool=false"),
+    _k("qmoe", "input router_probs fc1_experts_weights fc1_scales fc2_experts_weights "
+       "fc2_scales", ctx="handle",
+       kw="fc1_bias=fc1_experts_bias fc2_bias=fc2_experts_bias "
+       "fc3_weights=fc3_experts_weights fc3_scales fc3_bias=fc3_experts_bias "
+       "fc1_zero_points fc2_zero_points fc3_zero_points router_weights",
+       attrs="expert_weight_bits:i64 k:i64 block_size:i64 normalize_routing_weights:i64 "
+       "swiglu_fusion:i64 use_sparse_mixer:i64 activation_alpha:f32 activation_beta:f32 "
+       "swiglu_limit:f32 activation_type:str"),
+    # normalization, positional encoding, attention
+    _k("rms_norm", "input scale", attrs="axis:i64 epsilon:f32 stash_type:i64"),
+    _k("layer_norm", "input scale bias?", "outputs*",
+       attrs="axis:i64=-1 epsilon:f32=9.99999974E-6 stash_type:i64=1"),
+    _k("skip_rms_norm", "input skip gamma bias?", "outputs*", attrs="epsilon:f32"),
+    _k("rope", "input position_ids? cos_cache sin_cache",
+       attrs="interleaved:i64 num_heads:i64 rotary_embedding_dim:i64"),
+    _k("gqa", "query key? value? past_key? past_value? seqlens_k total_seq_len cos_cache? "
+       "sin_cache? position_ids? attention_bias? head_sink? k_scale? v_scale?",
+       "output present_key present_value output_qk?",
+       attrs="num_heads:i64 kv_num_heads:i64 scale:f32=0.0 do_rotary:i64=0 "
+       "rotary_interleaved:i64=0 softcap:f32=0.0 local_window_size:i64=-1 "
+       "smooth_softmax:i64=0 qk_output:i64=0 k_quant_type:str=NONE v_quant_type:str=NONE "
+       "kv_cache_bit_width:i64=8 no_causal:bool=false"),
+    _k("multi_head_attention", "query key? value? bias? key_padding_mask? attention_bias? "
+       "past_key? past_value? past_sequence_length? cache_indirection?",
+       "output present_key? present_value? qk?",
+       attrs="num_heads:i64 mask_filter_value:f32=-1.000000e+04 scale:f32=0.0 "
+       "unidirectional:i64=0"),
+    _k("linear_attention", "query key value", "output present_state",
+       kw="past_state decay beta",
+       attrs="q_num_heads:i64 kv_num_heads:i64 scale:f32=0.0 chunk_size:i64=0 "
+       "update_rule:str=gated_delta"),
+    # reductions, scans, index-producing
+    *(_k(n, "data axes", attrs=_REDUCE) for n in (
+        "reduce_sum", "reduce_mean", "reduce_l2", "reduce_max", "reduce_min", "reduce_prod",
+    )),
+    _k("cumsum", "x axis", "y", attrs="exclusive:i64=0 reverse:i64=0"),
+    _k("top_k", "x k", "values indices", attrs="axis:i64=-1 largest:bool=true sorted:bool=true"),
+    _k("nonzero", "x", "y count", attrs="input_data_type:i64"),
+    _k("range", "start limit delta"),
+    # data movement, shape
+    _k("gather", "data indices", attrs="axis:i64=0"),
+    _k("gather_elements", "data indices", attrs="axis:i64=0"),
+    _k("gather_nd", "data indices", attrs="batch_dims:i64=0"),
+    _k("gather_block_quantized", "data indices scales", kw="zero_points",
+       attrs="bits:i64 block_size:i64 gather_axis:i64 quantize_axis:i64 "
+       "unsigned_quant_storage:unit"),
+    _k("scatter_elements", "data indices updates", attrs="axis:i64=0 reduction:str=none"),
+    _k("scatter_nd", "data indices updates", attrs="reduction:str=none"),
+    _k("one_hot", "indices depth values", attrs="axis:i64=-1"),
+    _k("compress", "input condition", attrs="axis:i64=0 flatten:bool=false"),
+    _k("pad", "data pads", kw="cval=constant_value axes", attrs="mode:str=constant"),
+    _k("slice", "data starts ends", kw="axes steps"),
+    _k("tile", "input repeats"),
+    _k("expand", "input shape"),
+    _k("pool", "input", "outputs*",
+       attrs=f"pool_mode:i64 {_CONV} ceil_mode:i64 storage_order:i64 "
+       "count_include_pad:i64=0 p:i64=2"),
+    # a fused hipDNN graph, called by id
+    _k("hipdnn_graph", "inputs*", "outputs*", head="graph_id",
+       attrs="graph_id:i32 input_uids:i64s output_uids:i64s"),
+)
+"""hip-ep's DPS kernels, one row each; `KernelOp` is their shared definition."""
+
+UNLISTED_KERNELS: tuple[str, ...] = (
+    "argmax", "argmin", "attention", "average_pool", "batch_matmul", "batch_norm",
+    "bias_add", "clip", "concat", "copy", "depth_to_space", "dequantize_linear", "einsum",
+    "elu", "embedding", "erf", "fill", "floor", "global_average_pool", "global_max_pool",
+    "greater", "greater_equal", "group_norm", "group_query_attention", "hard_sigmoid",
+    "identity", "instance_norm", "is_nan", "less_equal", "log_softmax", "matmul_integer",
+    "max_pool", "miopen.conv", "pow", "quantize_linear", "quick_gelu", "reduce_sum_square",
+    "relu", "round", "rsqrt", "skip_layer_norm", "softmax", "space_to_depth", "split",
+    "topk", "trilu", "xor",
+)
+"""Kernel names memplan once guessed that hip-ep's dialect does not define. They
+stay readable (operands `ins(..)`/`outs(..)` of any number, no attribute rules)
+only while memplan's own tests, interpreter and program generator move to hip-ep's
+names or `hip.launch`; see docs/design/dialect-hip.md for the ones hip-ep has
+under another name. No hip-ep IR contains them."""
+
+_UNLISTED = tuple(_k(n, "inputs*", "outputs*") for n in UNLISTED_KERNELS)
+
+
+# ----------------------------------------------------------------- the family
+
+
+class KernelOp(IRDLOperation):
+    """The shared definition of every hip kernel op (destination-passing style).
+
+    `hip.<kernel>(%ctx) ins(..) <keyword groups> outs(..) {attrs} (-> | :) results`
+
+    In memref mode (after bufferization) the op has no results: it is enqueued on
+    `%ctx`'s in-order stream and returns at once, reading its inputs and writing
+    its `outs` later, after the device work enqueued before it. In tensor mode it
+    returns one tensor per `outs` operand and touches no memory.
+    """
+
+    SPEC: ClassVar[KernelSpec]
+
+    traits = traits_def(
+        StreamExecution(0),
+        OperandEffects(
+            reads=lambda op: tuple(v for v in op.ins if is_buffer(v)),
+            writes=lambda op: tuple(v for v in op.outs if is_buffer(v)),
+        ),
+    )
+
+    @classmethod
+    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs):  # type: ignore[override]
+        """Every op starts with its default-valued attributes set, sorted by name (as
+        MLIR populates default properties), so text that leaves a default out and
+        text that writes it denote the same IR."""
+        return super().create(properties=cls.SPEC.with_defaults(properties), **kwargs)
+
+    @property
+    def ctx(self) -> SSAValue:
+        return self.operands[0]
+
+    def _clause_values(self, clauses: Sequence[str]) -> tuple[SSAValue, ...]:
+        values: list[SSAValue] = []
+        for operand in self.SPEC.operands:
+            if operand.clause in clauses:
+                field = getattr(self, operand.name)
+                if isinstance(field, SSAValue):
+                    values.append(field)
+                elif field is not None:
+                    values.extend(field)
+        return tuple(values)
+
+    @property
+    def ins(self) -> tuple[SSAValue, ...]:
+        """Every input: the `ins(..)` operands and those of the keyword groups."""
+        return self._clause_values(("ins", *self.SPEC.keywords))
+
+    @property
+    def outs(self) -> tuple[SSAValue, ...]:
+        """The destinations (hip-ep's DPS inits)."""
+        return self._clause_values(("outs",))
+
+    @property
+    def tensor_mode(self) -> bool:
+        return not any(is_buffer(v) for v in (*self.ins, *self.outs))
+
+    # ------------------------------------------------------------- syntax
+
+    @classmethod
+    def parse(cls, parser: Parser) -> KernelOp:
+        spec = cls.SPEC
+        parser.parse_punctuation("(")
+        ctx = parser.resolve_operand(parser.parse_unresolved_operand(), ContextType())
+        parser.parse_punctuation(")")
+        head: dict[str, Attribute] = {}
+        if spec.head is not None:
+            parser.parse_keyword(spec.head)
+            parser.parse_punctuation("(")
+            head[spec.head] = IntegerAttr(parser.parse_integer(), 32)
+            parser.parse_punctuation(")")
+        groups: dict[str, list[SSAValue]] = {"ins": []}
+        where: dict[str, int] = {}
+        where["ins"] = parser.pos
+        if not spec.ins_optional or parser.parse_optional_keyword("ins") is not None:
+            if not spec.ins_optional:
+                parser.parse_keyword("ins")
+            groups["ins"] = parse_typed_operands(parser, "ins")
+        for keyword in spec.keywords:
+            where[keyword] = parser.pos
+            if parser.parse_optional_keyword(keyword) is not None:
+                groups[keyword] = parse_typed_operands(parser, keyword)
+        where["outs"] = parser.pos
+        parser.parse_keyword("outs")
+        groups["outs"] = parse_typed_operands(parser, "outs")
+        attrs = parser.parse_optional_attr_dict()
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->" if spec.arrow else ":") is not None:
+            result_types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+        operands: list[SSAValue | Sequence[SSAValue]] = [ctx]
+        for clause in ("ins", *spec.keywords, "outs"):
+            operands += _distribute(parser, spec, clause, groups.get(clause, []), where[clause])
+        names = {a.name for a in spec.attrs}
+        props = head | {k: v for k, v in attrs.items() if k in names}
+        return cls.build(
+            operands=operands,
+            result_types=[result_types],
+            properties=spec.with_defaults(props),
+            attributes={k: v for k, v in attrs.items() if k not in names},
+        )
+
+    def print(self, printer: Printer) -> None:
+        spec = self.SPEC
+        printer.print_string("(")
+        printer.print_operand(self.ctx)
+        printer.print_string(")")
+        if spec.head is not None:
+            value = self.properties.get(spec.head)
+            printer.print_string(f" {spec.head}(")
+            printer.print_string(str(value.value.data) if isinstance(value, IntegerAttr) else "")
+            printer.print_string(")")
+        ins = self._clause_values(("ins",))
+        if ins or not spec.ins_optional:
+            print_typed_operands(printer, "ins", ins)
+        for keyword in spec.keywords:
+            values = self._clause_values((keyword,))
+            if values:
+                print_typed_operands(printer, keyword, values)
+        print_typed_operands(printer, "outs", self.outs)
+        print_attr_dict(printer, self, spec.defaults, () if spec.head is None else (spec.head,))
+        if self.results:
+            printer.print_string(" -> " if spec.arrow else " : ")
+            printer.print_list([r.type for r in self.results], printer.print_attribute)
+
+    # ------------------------------------------------------------- verifier
+
+    def verify_(self) -> None:
+        verify_data_operands(self)
+        verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))
+
+
+def parse_typed_operands(parser: Parser, keyword: str) -> list[SSAValue]:
+    """`( (%v, ... : T, ...)? )` after `keyword`; `( : )` is the empty list too."""
+    parser.parse_punctuation("(", f" after '{keyword}'")
+    if parser.parse_optional_punctuation(")") is not None:
+        return []
+    if parser.parse_optional_punctuation(":") is not None:
+        parser.parse_punctuation(")")
+        return []
+    pos = parser.pos
+    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":", f" before the types of '{keyword}'")
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    end = parser.pos
+    parser.parse_punctuation(")")
+    if len(types) != len(names):
+        parser.raise_error(f"'{keyword}' has {len(names)} operands but {len(types)} types", pos, end)
+    return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+
+
+def print_typed_operands(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    printer.print_string(f" {keyword}(")
+    if values:
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+def _distribute(
+    parser: Parser, spec: KernelSpec, clause: str, values: list[SSAValue], pos: int
+) -> list[SSAValue | Sequence[SSAValue]]:
+    """The operand groups of one clause from the values written in it: required
+    ones first claim theirs, a variadic takes the rest, and otherwise the extra
+    values fill the optional operands from the left (as MLIR's parser does)."""
+    defs = spec.clause(clause)
+    required = sum(1 for d in defs if d.arity == "one")
+    optional = sum(1 for d in defs if d.arity == "optional")
+    variadic = any(d.arity == "variadic" for d in defs)
+    extra = len(values) - required
+    if extra < 0 or (not variadic and extra > optional):
+        want = f"{required}" if not optional else f"{required} to {required + optional}"
+        if variadic:
+            want = f"at least {required}"
+        parser.raise_error(
+            f"'hip.{spec.name}' expects {want} operand(s) in '{clause}', got {len(values)}",
+            pos,
+            pos + len(clause),
+        )
+    out: list[SSAValue | Sequence[SSAValue]] = []
+    it = iter(values)
+    for d in defs:
+        if d.arity == "one":
+            out.append(next(it))
+        elif d.arity == "variadic":
+            out.append([next(it) for _ in range(extra)])
+        else:
+            out.append([next(it)] if extra > 0 else [])
+            extra -= 1
+    return out
+
+
+def verify_data_operands(op: Operation) -> None:
+    """Every operand after `%ctx` is a ranked tensor or a memref (hip-ep's
+    `Hip_TensorOrMemRef`)."""
+    for i, value in enumerate(op.operands[1:], start=1):
+        if not isinstance(value.type, TensorType | MemRefType):
+            raise VerifyException(
+                f"{op_prefix(op)} operand #{i} must be ranked tensor or memref, "
+                f"but got '{value.type}'"
+            )
+
+
+def verify_dps_modes(op: Operation, data: Sequence[SSAValue], inits: int) -> None:
+    """hip-ep's rule for DPS ops: the data operands are all tensors or all memrefs;
+    in tensor mode one ranked tensor result per init, in memref mode none."""
+    if not data:
+        return
+    tensors = [isinstance(v.type, TensorType) for v in data]
+    if any(t != tensors[0] for t in tensors):
+        raise VerifyException(
+            f"{op_prefix(op)} all data operands must be the same kind (all tensor or all memref)"
+        )
+    if tensors[0]:
+        if len(op.results) != inits:
+            raise VerifyException(
+                f"{op_prefix(op)} tensor mode requires {inits} result(s), got {len(op.results)}"
+            )
+    elif op.results:
+        raise VerifyException(
+            f"{op_prefix(op)} memref mode must have zero results, got {len(op.results)}"
+        )
+
+
+def kernel_op(spec: KernelSpec) -> type[KernelOp]:
+    """Make the op class `hip.<spec.name>` from a kernel table row."""
+    fields: dict[str, object] = {"ctx_operand": operand_def(ContextType)}
+    for operand in spec.operands:
+        maker = {"one": operand_def, "optional": opt_operand_def,
+                 "variadic": var_operand_def}[operand.arity]
+        fields[operand.name] = maker()  # checked in `verify_`, with MLIR's message
+    for attr in spec.attrs:
+        fields[attr.name] = opt_prop_def(_ATTR_KINDS[attr.kind])
+    fields["result_tensors"] = var_result_def(TensorType)
+    several = sum(1 for o in spec.operands if o.arity != "one") > 1
+    cls = type(
+        spec.class_name,
+        (KernelOp,),
+        {
+            "__module__": __name__,
+            "__qualname__": spec.class_name,
+            "__doc__": f"`hip.{spec.name}`: a kernel op; see `KernelOp`.",
+            "__annotations__": {"SPEC": "ClassVar[KernelSpec]"},
+            "name": f"hip.{spec.name}",
+            "SPEC": spec,
+            **fields,
+            **({"irdl_options": (AttrSizedOperandSegments(as_property=True),)} if several else {}),
+        },
+    )
+    return irdl_op_definition(cls)
+
+
+KERNEL_OPS: dict[str, type[KernelOp]] = {
+    f"hip.{spec.name}": kernel_op(spec) for spec in (*KERNELS, *_UNLISTED)
+}
+globals().update({cls.__name__: cls for cls in KERNEL_OPS.values()})
+
+
+# --------------------------------------------------------------- hip.launch
+
+
+_LAUNCH = KernelSpec(
+    "launch",
+    (Operand("inputs", "variadic", "ins"), Operand("outputs", "variadic", "outs")),
+    arrow=True,
+)
+
+
+@irdl_op_definition
+class LaunchOp(KernelOp):
+    """`hip.launch @kernel(%ctx) ins(..) outs(..) {attrs} (-> T)?`: memplan's own op
+    for a kernel hip-ep's dialect does not list, with the family's execution model
+    and effects. `ins(..)` may be left out when empty."""
+
+    name = "hip.launch"
+    SPEC: ClassVar[KernelSpec] = _LAUNCH
+
+    ctx_operand = operand_def(ContextType)
+    inputs = var_operand_def()
+    outputs = var_operand_def()
+    kernel = prop_def(SymbolRefAttr)
+    result_tensors = var_result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        kernel: str | SymbolRefAttr,
+        ctx: SSAValue | Operation,
+        ins: Sequence[SSAValue | Operation] = (),
+        outs: Sequence[SSAValue | Operation] = (),
+        attributes: Mapping[str, Attribute] | None = None,
+        result_types: Sequence[Attribute] = (),
+    ):
+        if isinstance(kernel, str):
+            kernel = SymbolRefAttr(kernel)
+        super().__init__(
+            operands=(ctx, ins, outs),
+            result_types=(result_types,),
+            properties={"kernel": kernel},
+            attributes=dict(attributes or {}),
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LaunchOp:
+        root = parser.parse_optional_symbol_name()
+        if root is None:
+            parser.raise_error("expected a kernel symbol such as @name")
+        nested: list[StringAttr] = []
+        while parser.parse_optional_punctuation(":") is not None:
+            parser.parse_punctuation(":", " in a nested symbol reference")
+            nested.append(parser.parse_symbol_name())
+        kernel = SymbolRefAttr(root, ArrayAttr(nested))
+        parser.parse_punctuation("(")
+        ctx = parser.resolve_operand(parser.parse_unresolved_operand(), ContextType())
+        parser.parse_punctuation(")")
+        ins: list[SSAValue] = []
+        if parser.parse_optional_keyword("ins") is not None:
+            ins = parse_typed_operands(parser, "ins")
+        parser.parse_keyword("outs")
+        outs = parse_typed_operands(parser, "outs")
+        attrs = parser.parse_optional_attr_dict()
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        return cls(kernel, ctx, ins, outs, attrs, result_types)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.kernel)
+        printer.print_string("(")
+        printer.print_operand(self.ctx)
+        printer.print_string(")")
+        if self.ins:
+            print_typed_operands(printer, "ins", self.ins)
+        print_typed_operands(printer, "outs", self.outs)
+        printer.print_op_attributes(self.attributes)
+        if self.results:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.results], printer.print_attribute)
+
+    def verify_(self) -> None:
+        if not self.outs:
+            raise VerifyException(f"{op_prefix(self)} expects at least 1 outs operand, but got 0")
+        verify_data_operands(self)
+        verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))
