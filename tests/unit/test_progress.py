@@ -50,3 +50,27 @@ def test_best_reports_each_better_pool():
     seen: list[int] = []
     plan = best(problem, time_limit=0.3, progress=seen.append)
     assert seen and min(seen) == plan.pool_size
+
+
+def test_pool_allocs_planning_reports_progress(monkeypatch):
+    """The planning passes plan through `plan_offsets`, which hands the planner the
+    progress line's callback with what is planned and the time limit."""
+    from contextlib import contextmanager
+
+    import numpy as np
+
+    from memplan.passes import pool_allocs
+
+    shown: list = []
+
+    @contextmanager
+    def recorded(label, time_limit=None, stream=None):
+        shown.append((label, time_limit))
+        yield shown.append
+
+    monkeypatch.setattr(pool_allocs, "planning_progress", recorded)
+    n = 12
+    cycle = [np.array(sorted({(i - 1) % n, (i + 1) % n}), dtype=np.int64) for i in range(n)]
+    plan = pool_allocs.plan_offsets([7 + i for i in range(n)], [1] * n, strategy="best", time_limit=0.3, neighbours=cycle)
+    assert shown[0] == (f"best: {n} buffers", 0.3)
+    assert plan.pool_size == min(shown[1:])

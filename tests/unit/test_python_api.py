@@ -83,7 +83,7 @@ def test_readme_python_example_runs_as_written(monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     exec(compile(readme_python_example(), "README.md", "exec"), {})
     out = capsys.readouterr().out
-    assert "%total_len" in out and "hip.get_pool" in out
+    assert "%positions host-fed" in out and "hip.get_pool" in out
 
 
 def test_the_guides_python_blocks_run_in_order(monkeypatch):
