@@ -39,6 +39,26 @@ def buffer_name(value: SSAValue) -> str:
     return f"%{value.name_hint}" if value.name_hint else "%alloc"
 
 
+def unique_names(names: Sequence[str]) -> list[str]:
+    """`names` with repeats suffixed `_0`, `_1`, ... as mlir-opt numbers clashing
+    names (`%alloc`, `%alloc_0`, ...), so each buffer of a plan has its own."""
+    seen: set[str] = set(names)
+    taken: set[str] = set()
+    counters: dict[str, int] = {}
+    result = []
+    for name in names:
+        if name in taken:
+            while True:
+                candidate = f"{name}_{counters.get(name, 0)}"
+                counters[name] = counters.get(name, 0) + 1
+                if candidate not in seen and candidate not in taken:
+                    break
+            name = candidate
+        taken.add(name)
+        result.append(name)
+    return result
+
+
 def _kind(info: BufferInfo) -> BufferKind:
     if info.returned_by is not None:
         return "returned"
@@ -84,7 +104,7 @@ def record_pool_plan(
     buffers, dynamic slabs)``; `graph` is the conflict graph the plan obeys."""
     if not listening():
         return
-    names = [buffer_name(info.root) for info in infos]
+    names = unique_names([buffer_name(info.root) for info in infos])
     reasons: dict[int, tuple[tuple[str, str], ...]] = {
         j: ((names[i], why),) for j, i, why in kept_apart(ordering, infos, graph)
     }

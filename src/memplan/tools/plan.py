@@ -7,8 +7,8 @@
 Each INPUT (``-`` or none: stdin) is an ``id,lower,upper,size`` file planned on its
 own. ``-o`` writes ``id,lower,upper,size,offset``: to a file (atomically, so it is
 either complete or untouched; a device or FIFO is written through), to stdout with
-``-o -``, or, for several inputs, into a directory as ``DIR/<input name>`` (one file
-per input). Without ``-o`` only the summary is printed: the buffer count, the lower
+``-o -`` (one CSV after the other for several inputs), or, for several inputs, into
+an existing directory as ``DIR/<input file name>`` (``stdin.csv`` for ``-``). Without ``-o`` only the summary is printed: the buffer count, the lower
 bound LB, the pool size, R = pool / LB and the time taken, one block per input, on
 stdout (on stderr when the plan goes to stdout). ``--report`` writes every plan as
 one HTML page (see :mod:`memplan.report`).

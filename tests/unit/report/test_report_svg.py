@@ -60,3 +60,11 @@ def test_html_is_self_contained_and_tabulates_each_domain():
     assert not re.search(r"""(src|href)=["'](https?:|//)""", page) and "<script" not in page
     rows = re.findall(r'<tr><td class="n">(\d)</td><td class="n">([^<]*)</td><td class="n">([^<]*)</td><td class="n">([^<]*)</td>', page)
     assert rows == [("0", "256 B", "256 B", "1.0000"), ("1", "256 B", "64 B", "4.0000")]
+
+
+def test_unnamed_buffers_get_names_of_their_own():
+    from memplan.report.ir import unique_names
+
+    assert unique_names(["%alloc", "%x", "%alloc", "%alloc_0", "%alloc"]) == [
+        "%alloc", "%x", "%alloc_1", "%alloc_0", "%alloc_2"
+    ]
