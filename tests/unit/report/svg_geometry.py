@@ -34,3 +34,10 @@ def rectangles(svg: str) -> tuple[dict[str, tuple[float, float, float, float]], 
         assert name not in found, f"{name} drawn twice"
         found[name] = (time(x), time(x + w), offset(y + h), offset(y) - offset(y + h))
     return found, root
+
+
+def int_list(attribute) -> list[int]:
+    """The integers of a `hipdnn.*` array attribute (`array<i64: ..>` or `[.. : i64]`)."""
+    if hasattr(attribute, "get_values"):
+        return list(attribute.get_values())
+    return [element.value.data for element in attribute.data]

@@ -13,7 +13,7 @@ import pytest
 import memplan
 from memplan.tools.memplan_opt import main as memplan_opt
 
-from svg_geometry import rectangles
+from svg_geometry import int_list, rectangles
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "decoder_step.mlir"
@@ -67,7 +67,7 @@ def test_memplan_opt_writes_the_report_the_plan_describes(tmp_path, capsys, pipe
 
 def test_the_plan_object_is_what_the_pass_wrote():
     module, plan = example_plan("pool-allocs")
-    offsets = [o.value.data for o in module.attributes["hipdnn.buffer_offsets"].data]
+    offsets = int_list(module.attributes["hipdnn.buffer_offsets"])
     assert offsets == [b.offset for b in plan.buffers]
     assert plan.domains[0].pool_size == module.attributes["hipdnn.pool_size"].value.data
     kinds = {b.name: b.kind for b in plan.buffers}
@@ -103,3 +103,42 @@ def test_docs_picture_shows_the_example():
     for buffer in plan.buffers:
         start, end, _, size = drawn[buffer.name]
         assert (start, end, size) == pytest.approx((*buffer.live, buffer.size), abs=0.5)
+
+
+DYNAMIC = """\
+func.func @f(%ctx: !hip.context, %v: f32, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<64xf32>
+  memref.store %v, %a[%c0] : memref<64xf32>
+  %x = memref.load %a[%c0] : memref<64xf32>
+  %d = memref.alloc(%n) : memref<?xf32>
+  memref.store %x, %d[%c0] : memref<?xf32>
+  %y = memref.load %d[%c0] : memref<?xf32>
+  %m = arith.addi %n, %n : index
+  %e = memref.alloc(%m) : memref<?xf32>
+  memref.store %y, %e[%c0] : memref<?xf32>
+  %z = memref.load %e[%c0] : memref<?xf32>
+  return %z : f32
+}
+"""
+
+
+def test_dynamic_buffers_and_domains_in_the_plan(tmp_path):
+    """%d's size is known on entry (domain 0, a slab after the static region); %e's
+    is computed after the first allocation, so it opens domain 1."""
+    ctx = memplan.make_context()
+    module = memplan.parse(ctx, DYNAMIC, "dyn.mlir")
+    report = tmp_path / "plan.html"
+    plan = memplan.run_pipeline(ctx, module, f'pool-allocs{{report="{report}"}}').plans["f"]
+    a, d, e = plan.buffers
+    assert (a.size, d.size, e.size) == (256, None, None)
+    assert (d.size_text, e.size_text) == ("memref<?xf32>, ? = %n", "memref<?xf32>, ? = %m")
+    assert [b.domain for b in plan.buffers] == int_list(module.attributes["hipdnn.buffer_domains"])
+    assert [b.offset for b in plan.buffers] == int_list(module.attributes["hipdnn.buffer_offsets"])
+    assert [(x.pool_size, x.slabs) for x in plan.domains] == [
+        (size, 1) for size in int_list(module.attributes["hipdnn.pool_sizes"])
+    ]
+    page = report.read_text()
+    assert page.count("<svg") == 2 and "2 dynamic buffers live in slabs" in page
+    drawn, _ = rectangles(svgs(page)[0])
+    assert set(drawn) == {"%a"}
