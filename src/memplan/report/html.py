@@ -37,7 +37,7 @@ LABELS = {
 }
 
 _SVG_STYLE = (
-    "rect.buffer { stroke: #fff; stroke-width: 0.5; } "
+    "rect.buffer { stroke: #fff; stroke-width: 0.5; } rect.thin { stroke: none; } "
     "rect.buffer:hover { stroke: #000; stroke-width: 1.5; } "
     "text { font: 11px system-ui, sans-serif; fill: #444; }"
 )
@@ -134,7 +134,7 @@ def render_svg(plan: FunctionPlan, domain: int = 0) -> str:
     while tick <= t1 + 1e-9:
         tx = x(tick)
         out.append(f'<line x1="{tx:.2f}" x2="{tx:.2f}" y1="{bottom}" y2="{bottom + 4}" stroke="#999"/>')
-        out.append(f'<text x="{tx:.2f}" y="{bottom + 16}" text-anchor="middle">{int(tick)}</text>')
+        out.append(f'<text x="{tx:.2f}" y="{bottom + 16}" text-anchor="middle">{int(tick):,}</text>')
         tick += step
     out.append(
         f'<text x="{LEFT + pw / 2}" y="{HEIGHT - 6}" text-anchor="middle">'
@@ -147,7 +147,7 @@ def render_svg(plan: FunctionPlan, domain: int = 0) -> str:
         bx, bw = x(b.live[0]), x(b.live[1]) - x(b.live[0])
         by, bh = y(b.offset + b.size), y(b.offset) - y(b.offset + b.size)  # type: ignore[operator]
         out.append(
-            f'<rect class="buffer {b.kind}" data-name="{_e(b.name)}" x="{bx:.3f}" y="{by:.3f}" '
+            f'<rect class="buffer {b.kind}{" thin" if bh < 3 else ""}" data-name="{_e(b.name)}" x="{bx:.3f}" y="{by:.3f}" '
             f'width="{bw:.3f}" height="{bh:.3f}" fill="{COLOURS[b.kind]}">'
             f"<title>{_e(_hover(b))}</title></rect>"
         )
