@@ -53,23 +53,23 @@ def print_module(
 ) -> None:
     """Print `module` (aliases first, dialect resources last) and a newline.
 
-    Ops that passes built from xDSL's memref classes are first swapped for the
-    subclasses that print MLIR's custom syntax.
+    Ops that passes built from xDSL's memref classes print through the
+    subclasses that speak MLIR's custom syntax; the IR is never changed.
     """
-    from memplan.dialects.memref import adopt_mlir_syntax
-
-    adopt_mlir_syntax(module)
     printer = MlirPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.keep_names = keep_names
+    printer.local_scope = local_scope
     printer.print_module(module)
     printer.print_metadata(dialects)
     stream.write("\n")
 
 
-def print_mlir(op: Operation, *, generic: bool = False) -> str:
+def print_mlir(op: Operation, *, generic: bool = False, keep_names: bool = False) -> str:
     """`op` printed as MLIR prints it (aliases first for a module), without a
     trailing newline."""
     stream = io.StringIO()
     printer = MlirPrinter(stream=stream, print_generic_format=generic)
+    printer.keep_names = keep_names
     if isinstance(op, ModuleOp):
         printer.print_module(op)
     else:

@@ -114,6 +114,33 @@ class _ArithConstantNames(AsmResultNames):
 attach_trait(arith.ConstantOp, _ArithConstantNames())
 
 
+def _upstream_names() -> dict[type[Operation], tuple[str | None, ...]]:
+    """The names upstream MLIR's `getAsmResultNames` gives xDSL's ops (checked by
+    hand against mlir-opt-22); attached to xDSL's classes, so memplan's subclasses
+    with MLIR's custom syntax inherit them."""
+    from xdsl.dialects import memref, tensor
+
+    return {
+        memref.AllocOp: ("alloc",),
+        memref.AllocaOp: ("alloca",),
+        memref.SubviewOp: ("subview",),
+        memref.CastOp: ("cast",),
+        memref.DimOp: ("dim",),
+        memref.ReinterpretCastOp: ("reinterpret_cast",),
+        memref.ExpandShapeOp: ("expand_shape",),
+        memref.CollapseShapeOp: ("collapse_shape",),
+        memref.ViewOp: ("view",),
+        memref.MemorySpaceCastOp: ("memspacecast",),
+        memref.ExtractStridedMetaDataOp: ("base_buffer", "offset", "sizes", "strides"),
+        memref.ExtractAlignedPointerAsIndexOp: ("intptr",),
+        tensor.DimOp: ("dim",),
+    }
+
+
+for _op_type, _names in _upstream_names().items():
+    attach_trait(_op_type, FixedResultNames(_names))
+
+
 _ARG_NAME = re.compile(r"arg[0-9]+")
 
 
@@ -146,12 +173,14 @@ class _Counters:
 class _SsaNames:
     """MLIR's SSANameState for one top-level op."""
 
-    def __init__(self, top: Operation, *, generic: bool = False):
+    def __init__(self, top: Operation, *, generic: bool = False, keep_names: bool = False):
         """In the generic form MLIR ignores result names and never restores the
-        counters of a parent region (its "unique SSA IDs" mode)."""
+        counters of a parent region (its "unique SSA IDs" mode). Source names
+        (`name_hint`) are used only with `keep_names`, as mlir-opt drops them."""
         self.names: dict[SSAValue, str] = {}
         self.groups: dict[Operation, tuple[str, int]] = {}
         self.use_names = not generic
+        self.keep_names = keep_names and not generic
         root = _Scope(None)
         counters = _Counters()
         pending: list[tuple[Region, _Counters, _Scope]] = [
@@ -188,7 +217,7 @@ class _SsaNames:
         for arg in block.args:
             # MLIR renames entry-block arguments `%argN` whatever the source said;
             # keep other names (`%x`) as xDSL does.
-            hint = arg.name_hint
+            hint = arg.name_hint if self.keep_names else None
             if is_entry and hint is not None and _ARG_NAME.fullmatch(hint):
                 hint = None
             if hint and self.use_names:
@@ -207,7 +236,7 @@ class _SsaNames:
         if not results:
             return
         hints: list[str | None] = [None] * len(results)
-        if self.use_names:
+        if self.keep_names:
             hints = [r.name_hint for r in results]
         if self.use_names and not any(hints):
             trait = get_interface(op, AsmResultNames)
@@ -237,6 +266,26 @@ class _SsaNames:
                 counters.value += 1
 
 
+def _predecessor_comment(printer: Printer, block: Block) -> str:
+    predecessors: list[Block] = []
+    for predecessor in block.predecessors():
+        if predecessor not in predecessors:
+            predecessors.append(predecessor)
+    if not predecessors:
+        return "  // no predecessors"
+    region = block.parent
+    order = {b: i for i, b in enumerate(region.blocks)} if region is not None else {}
+    predecessors.sort(key=lambda b: order.get(b, len(order)))
+    names = []
+    for predecessor in predecessors:
+        if predecessor not in printer._blocks:  # pyright: ignore[reportPrivateUsage]
+            printer._populate_block_name(predecessor)  # pyright: ignore[reportPrivateUsage]
+        names.append("^" + printer._blocks[predecessor])  # pyright: ignore[reportPrivateUsage]
+    if len(names) == 1:
+        return f"  // pred: {names[0]}"
+    return f"  // {len(names)} preds: {', '.join(names)}"
+
+
 class MlirNamingMixin(Printer):
     """Printer mixin: MLIR's SSA names and sorted dictionaries (see module doc).
 
@@ -246,6 +295,8 @@ class MlirNamingMixin(Printer):
 
     _ssa: _SsaNames | None = None
     _depth: int = 0
+    keep_names: bool = False
+    """Print the source's value names (`name_hint`) where they exist."""
 
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         super().print_attr_dict(dict(sorted(attr_dict.items())))
@@ -262,9 +313,49 @@ class MlirNamingMixin(Printer):
             return
         super()._print_results(op)
 
+    def _populate_block_name(self, block: Block, block_index: int | None = None) -> None:
+        """MLIR labels blocks `^bbN` by position; source labels only with
+        `keep_names`."""
+        if self.keep_names or block.name_hint is None:
+            super()._populate_block_name(block, block_index)
+            return
+        hint = block.name_hint
+        block.name_hint = None
+        try:
+            super()._populate_block_name(block, block_index)
+        finally:
+            block.name_hint = hint
+
+    def print_block(
+        self,
+        block: Block,
+        print_block_args: bool = True,
+        print_block_terminator: bool = True,
+    ) -> None:
+        """xDSL's block printing plus MLIR's predecessor comment on the label of
+        a block other than the entry (`^bb1:  // pred: ^bb0`, `// 2 preds: ...`,
+        `// no predecessors`)."""
+        if not print_block_args:
+            super().print_block(block, print_block_args, print_block_terminator)
+            return
+        self._print_new_line()
+        if block not in self._blocks:
+            self._populate_block_name(block)
+        self.print_block_name(block)
+        if block.args:
+            with self.in_parens():
+                self.print_list(block.args, self.print_block_argument)
+        self.print_string(":")
+        region = block.parent
+        if region is not None and region.blocks.first is not block:
+            self.print_string(_predecessor_comment(self, block))
+        super().print_block(block, False, print_block_terminator)
+
     def print_op(self, op: Operation) -> None:
         if self._depth == 0:
-            self._ssa = _SsaNames(op, generic=self.print_generic_format)
+            self._ssa = _SsaNames(
+                op, generic=self.print_generic_format, keep_names=self.keep_names
+            )
         self._depth += 1
         try:
             super().print_op(op)

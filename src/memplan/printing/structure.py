@@ -8,11 +8,18 @@ of the enclosing op (`return` inside `func.func`), and print attribute aliases
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
-from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    ArrayAttr,
+    DictionaryAttr,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, OpTrait
 
@@ -28,10 +35,43 @@ class DefaultDialect(OpTrait):
 
 
 def _alias_stem(attribute: Attribute) -> str | None:
-    """The alias an attribute asks to be printed under (`asm_alias` on its class)."""
+    """The alias an attribute asks to be printed under (`asm_alias` on its class);
+    MLIR's builtin dialect aliases affine maps and sets as `#map`, `#set`."""
     if isinstance(attribute, TypeAttribute):
         return None
+    if isinstance(attribute, AffineMapAttr):
+        return "map"
+    if isinstance(attribute, AffineSetAttr):
+        return "set"
     return getattr(type(attribute), "asm_alias", None)
+
+
+def _mlir_syntax_classes() -> dict[str, type[Operation]]:
+    """memplan's op classes that print MLIR's custom syntax where xDSL's print the
+    generic form, by op name."""
+    from memplan.dialects import MLIR_SYNTAX_OVERRIDES
+
+    classes: dict[str, type[Operation]] = {}
+    for factory in MLIR_SYNTAX_OVERRIDES.values():
+        for op_type in factory().operations:
+            classes[op_type.name] = op_type
+    return classes
+
+
+_SYNTAX_CLASSES: dict[str, type[Operation]] | None = None
+
+
+def custom_syntax_class(op: Operation) -> type[Operation]:
+    """The class whose `print` writes `op`: its own, or the registered subclass
+    with MLIR's syntax when a pass built it from xDSL's class. Printing through it
+    leaves the IR as it is."""
+    global _SYNTAX_CLASSES
+    if _SYNTAX_CLASSES is None:
+        _SYNTAX_CLASSES = _mlir_syntax_classes()
+    registered = _SYNTAX_CLASSES.get(op.name)
+    if registered is not None and registered is not type(op) and issubclass(registered, type(op)):
+        return registered
+    return type(op)
 
 
 def _nested_attributes(attribute: Attribute) -> Iterator[Attribute]:
@@ -57,14 +97,17 @@ def _op_attributes(op: Operation) -> Iterable[Attribute]:
             yield from (a.type for a in block.args)
 
 
-def collect_aliases(module: Operation) -> dict[Attribute, str]:
-    """Aliases in first-use order, numbered as MLIR numbers them (`#x`, `#x1`, ...)."""
+def collect_aliases(
+    module: Operation, only: set[Attribute] | None = None
+) -> dict[Attribute, str]:
+    """Aliases in first-use order, numbered as MLIR numbers them (`#x`, `#x1`, ...);
+    with `only`, for those attributes alone."""
     aliases: dict[Attribute, str] = {}
     used: dict[str, int] = {}
     for op in module.walk():
         for top in _op_attributes(op):
             for attribute in _nested_attributes(top):
-                if attribute in aliases or isinstance(attribute, Data):
+                if attribute in aliases or (only is not None and attribute not in only):
                     continue
                 stem = _alias_stem(attribute)
                 if stem is None:
@@ -83,9 +126,22 @@ class MlirStructurePrinter(Printer):
         self._aliases: dict[Attribute, str] = {}
         self._default_dialects: list[str] = [""]
 
+    local_scope: bool = False
+    """mlir-opt's `--mlir-print-local-scope`: every attribute inline, no aliases."""
+
     def print_module(self, module: ModuleOp) -> None:
-        """Alias definitions, then the module."""
-        aliases = collect_aliases(module)
+        """Alias definitions, then the module.
+
+        As MLIR, only attributes the module's text prints through `print_attribute`
+        get an alias (an op's custom syntax may print a map inline, a type may drop
+        an identity layout): a dry run finds them, and they are numbered among
+        themselves.
+        """
+        aliases = {} if self.local_scope else collect_aliases(module)
+        if aliases:
+            used = self._printed_aliases(module, aliases)
+            if len(used) != len(aliases):
+                aliases = collect_aliases(module, only=used)
         self._aliases = {}
         for attribute, name in aliases.items():
             self.print_string(f"#{name} = ")
@@ -94,15 +150,30 @@ class MlirStructurePrinter(Printer):
         self._aliases = aliases
         self.print_op(module)
 
+    def _printed_aliases(self, module: ModuleOp, aliases: dict[Attribute, str]) -> set[Attribute]:
+        used: set[Attribute] = set()
+        dry = type(self)(stream=io.StringIO(), print_generic_format=self.print_generic_format)
+        for name in ("keep_names", "local_scope"):
+            if hasattr(self, name):
+                setattr(dry, name, getattr(self, name))
+        dry._aliases = aliases
+        dry._used_aliases = used
+        dry.print_op(module)
+        return used
+
+    _used_aliases: set[Attribute] | None = None
+
     def print_attribute(self, attribute: Attribute) -> None:
         name = self._aliases.get(attribute) if self._aliases else None
         if name is not None:
+            if self._used_aliases is not None:
+                self._used_aliases.add(attribute)
             self.print_string(f"#{name}")
             return
         super().print_attribute(attribute)
 
     def print_op(self, op: Operation) -> None:
-        if self.print_generic_format or type(op).print is Operation.print:
+        if self.print_generic_format or custom_syntax_class(op).print is Operation.print:
             super().print_op(op)
             return
         trait = get_interface(op, DefaultDialect)
@@ -134,7 +205,7 @@ class MlirStructurePrinter(Printer):
         if op in self.diagnostic.op_messages:
             for message in self.diagnostic.op_messages[op]:
                 self._add_message_on_next_line(message, begin_op_pos, end_op_pos)
-        op.print(self)
+        custom_syntax_class(op).print(op, self)
         if self.print_debuginfo:
             self.print_string(" ")
             self.print_attribute(op.location)

@@ -445,8 +445,9 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(statistics.report())
     if args.mlir_timing:
         print(timing.report(), file=sys.stderr)
-    # mlir-opt separates the chunks' outputs with the marker on its own line.
-    result = f"{marker}\n".join(outputs)
+    # mlir-opt ends each chunk's module with a blank line and separates chunks with
+    # the marker on its own line.
+    result = f"{marker}\n".join(f"{output}\n" for output in outputs)
     if failed and args.output != "-":
         return 1
     _write_output(args.output, result)

@@ -11,6 +11,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from memplan.diagnostics import Diagnostic, Location
 
@@ -50,7 +51,10 @@ class LocatingParser(Parser):
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """xDSL reports undefined values at the end of the input; MLIR, and memplan,
-        at their first use."""
+        at their first use. Empty input (or only comments) is an empty module, as
+        mlir-opt reads it."""
+        if self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as error:

@@ -27,8 +27,9 @@ func.func @transpose_strided(%m: memref<2x3x4xf32>) -> memref<4x2x3xf32, strided
 
 // A semi-affine layout (a dimension times a symbol): parsed, printed as MLIR
 // prints it, and accepted as the transposed type of a dynamic matrix.
+// CHECK:       #[[SEMI:.+]] = affine_map<(d0, d1)[s0] -> (d0 + d1 * s0)>
 // CHECK-LABEL: @transpose_semi_affine_layout
-// CHECK:       memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<?x?xf32> to memref<?x?xf32, {{.*}}(d0, d1)[s0] -> (d0 + d1 * s0){{.*}}>
+// CHECK:       memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<?x?xf32> to memref<?x?xf32, #[[SEMI]]>
 func.func @transpose_semi_affine_layout(%m: memref<?x?xf32>)
     -> memref<?x?xf32, affine_map<(d0, d1)[s0] -> (d0 + d1 * s0)>> {
   %t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<?x?xf32> to memref<?x?xf32, affine_map<(d0, d1)[s0] -> (d0 + d1 * s0)>>
@@ -38,9 +39,11 @@ func.func @transpose_semi_affine_layout(%m: memref<?x?xf32>)
 // -----
 
 // Layouts nothing evaluates stay opaque: no crash, printed back unchanged.
+// CHECK:       #[[FLOOR:.+]] = affine_map<(d0)[s0, s1] -> (d0 floordiv s0 + d0 mod s1)>
+// CHECK:       #[[CEIL:.+]] = affine_map<(d0, d1) -> (d0 * 4 + d1 - 3, d1 ceildiv 2)>
 // CHECK-LABEL: @opaque_layouts
-// CHECK-SAME:  (d0)[s0, s1] -> (d0 floordiv s0 + d0 mod s1)
-// CHECK-SAME:  (d0, d1) -> (d0 * 4 + d1 - 3, d1 ceildiv 2)
+// CHECK-SAME:  memref<8xf32, #[[FLOOR]]>
+// CHECK-SAME:  memref<4x4xf32, #[[CEIL]]>
 func.func @opaque_layouts(
     %a: memref<8xf32, affine_map<(d0)[s0, s1] -> (d0 floordiv s0 + d0 mod s1)>>,
     %b: memref<4x4xf32, affine_map<(d0, d1) -> (d0 * 4 + d1 - 3, d1 ceildiv 2)>>) {

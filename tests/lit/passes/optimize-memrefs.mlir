@@ -658,8 +658,8 @@ func.func @no_dealloc_can_free_the_merged_slot(%ctx: !hip.context, %in: memref<6
 // A buffer whose address is taken escapes: %b may not take %a's slot, nor %a
 // give it, although their accesses are apart.
 // CHECK-LABEL: func.func @address_taken_escapes
-// CHECK:         %a = memref.alloc() : memref<64xf32>
-// CHECK:         %b = memref.alloc() : memref<64xf32>
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<64xf32>
 func.func @address_taken_escapes(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) -> index {
   // expected-remark @+1 {{buffer left alone: its address is taken by 'memref.extract_aligned_pointer_as_index'}}
   %a = memref.alloc() : memref<64xf32>

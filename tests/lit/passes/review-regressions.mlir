@@ -10,7 +10,7 @@
 // OPT-LABEL: func.func @unaccessed_buffer_frees_live_slot
 // OPT:         %[[A:.+]] = memref.alloc() : memref<64xf32>
 // OPT:         hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[A]] : memref<64xf32>)
-// OPT-NOT:     memref.dealloc %[[A]]
+// OPT-NOT:     memref.dealloc %[[A]] :
 // OPT:         hip.relu(%{{.+}}) ins(%[[A]] : memref<64xf32>) outs(%{{.+}} : memref<64xf32>)
 // OPT:         memref.dealloc %[[A]]
 // OPT:         return
@@ -31,10 +31,10 @@ func.func @unaccessed_buffer_frees_live_slot(%ctx: !hip.context, %in: memref<64x
 // may read or write through it); the analysis sees "no effect, no memref result"
 // and %a, having no access, shares bytes with %b, which is live across the call.
 // OPT-LABEL: func.func @pointer_escape_through_extract_aligned_pointer
-// OPT:         %a = memref.alloc() : memref<64xf32>
-// OPT:         %b = memref.alloc() : memref<64xf32>
+// OPT:         %[[A:[^ :]+]] = memref.alloc() : memref<64xf32>
+// OPT:         %[[B:[^ :]+]] = memref.alloc() : memref<64xf32>
 // POOL-LABEL: func.func @pointer_escape_through_extract_aligned_pointer
-// POOL:         %a = memref.alloc() : memref<64xf32>
+// POOL:         %[[A:[^ :]+]] = memref.alloc() : memref<64xf32>
 func.func private @consume_ptr(index)
 func.func @pointer_escape_through_extract_aligned_pointer(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   %a = memref.alloc() : memref<64xf32>
@@ -52,10 +52,10 @@ func.func @pointer_escape_through_extract_aligned_pointer(%ctx: !hip.context, %i
 // then loaded back as %a2 and written by a kernel while %b is live. The analysis
 // ignores the value use, so %a and %b share bytes.
 // OPT-LABEL: func.func @buffer_stored_into_another_memref
-// OPT:         %a = memref.alloc() : memref<64xf32>
-// OPT:         %b = memref.alloc() : memref<64xf32>
+// OPT:         %[[A:[^ :]+]] = memref.alloc() : memref<64xf32>
+// OPT:         %[[B:[^ :]+]] = memref.alloc() : memref<64xf32>
 // POOL-LABEL: func.func @buffer_stored_into_another_memref
-// POOL:         %a = memref.alloc() : memref<64xf32>
+// POOL:         %[[A:[^ :]+]] = memref.alloc() : memref<64xf32>
 func.func @buffer_stored_into_another_memref(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>, %box: memref<1xmemref<64xf32>>) {
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<64xf32>
@@ -74,9 +74,9 @@ func.func @buffer_stored_into_another_memref(%ctx: !hip.context, %in: memref<64x
 // takes its use for the function's return: %a counts as "returned" (no escape),
 // has no access, and takes the slot of %s, which a later kernel still reads.
 // OPT-LABEL: func.func @unregistered_user_is_not_a_return
-// OPT:         %s = memref.alloc() : memref<64xf32>
-// OPT:         %a = memref.alloc() : memref<64xf32>
-// OPT:         "test.fill"(%a) : (memref<64xf32>) -> ()
+// OPT:         %[[S:[^ :]+]] = memref.alloc() : memref<64xf32>
+// OPT:         %[[A:[^ :]+]] = memref.alloc() : memref<64xf32>
+// OPT:         "test.fill"(%[[A]]) : (memref<64xf32>) -> ()
 // POOL-LABEL: func.func @unregistered_user_is_not_a_return
 func.func @unregistered_user_is_not_a_return(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   %s = memref.alloc() : memref<64xf32>

@@ -85,6 +85,7 @@ module {
 // CHECK: // -----
 // CHECK-NEXT: module {
 // CHECK-NEXT: }
+// CHECK-EMPTY:
 // CHECK-NEXT: // -----
 #encoding = #iree_encoding.testing<>
 module {

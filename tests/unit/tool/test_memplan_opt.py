@@ -62,7 +62,7 @@ def test_successful_run_writes_output(tmp_path):
     source.write_text("func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n")
     output = tmp_path / "out.mlir"
     assert main([str(source), "-o", str(output)]) == 0
-    assert "return %a : i32" in output.read_text()
+    assert "return %arg0 : i32" in output.read_text()
     assert set(p.name for p in tmp_path.iterdir()) == {"ok.mlir", "out.mlir"}
 
 
