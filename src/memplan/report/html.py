@@ -95,10 +95,7 @@ def _hover(buffer: PlannedBuffer) -> str:
 
 def render_svg(plan: FunctionPlan, domain: int = 0) -> str:
     """The picture of one pool domain's static region."""
-    placed = [
-        b for b in plan.buffers
-        if b.domain == domain and b.offset is not None and b.size is not None and not b.size_text
-    ]
+    placed = [b for b in plan.buffers if b.domain == domain and b.offset is not None and b.size is not None]
     info = plan.domains[domain]
     t0 = min((b.live[0] for b in placed), default=0)
     t1 = max((b.live[1] for b in placed), default=1)
