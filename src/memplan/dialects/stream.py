@@ -2325,7 +2325,7 @@ class TensorImportOp(_EncodedResult, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2355,7 +2355,7 @@ class TensorExportOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def()
 
-    traits = traits_def(STREAM_PATTERNS, SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2751,7 +2751,7 @@ class ResourceTransientsOp(IRDLOperation):
     result = result_def(T)
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(STREAM_PATTERNS, SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
 
     assembly_format = (
         _AFFINITY + " " + _await(True) + " $resource `:` "

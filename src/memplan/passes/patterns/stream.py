@@ -22,11 +22,14 @@ deduplicating the seed's encoded weights (DESIGN.md section 3).
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -97,7 +100,9 @@ def known_size(resource: SSAValue, at: Operation) -> SSAValue | None:
         return size
     for use in resource.uses:
         user = use.operation
-        if user is at or user.parent is not at.parent or not user.is_before_in_block(at):
+        # A resource has one size wherever it is used: any user in the block whose
+        # size value is already defined at `at` tells it.
+        if user is at or user.parent is not at.parent:
             continue
         model = get_interface(user, stream.SizeAware)
         if model is None:
@@ -361,6 +366,481 @@ class SinkSubviewAcrossAwait(RewritePattern):
             return
 
 
+
+# --------------------------------------------------------------------------------
+# Splats and constants
+# --------------------------------------------------------------------------------
+
+
+def _constant_attr(value: SSAValue):
+    owner = value.owner
+    return owner.value if isinstance(owner, arith.ConstantOp) else None
+
+
+def _pattern_bits(value: SSAValue) -> tuple[int, int] | None:
+    """The bits and bit width of a constant integer or float, or None."""
+    attr = _constant_attr(value)
+    if isinstance(attr, IntegerAttr) and isinstance(attr.type, IntegerType):
+        width = attr.type.width.data
+        return attr.value.data & ((1 << width) - 1), width
+    if isinstance(attr, FloatAttr):
+        width = attr.type.bitwidth
+        fmt = {16: "<e", 32: "<f", 64: "<d"}.get(width)
+        if fmt is None or attr.type.name == "bf16" if hasattr(attr.type, "name") else False:
+            pass
+        if isinstance(attr.type, BFloat16Type):
+            bits = struct.unpack("<I", struct.pack("<f", attr.value.data))[0] >> 16
+            return bits, 16
+        if fmt is None:
+            return None
+        raw = struct.pack(fmt, attr.value.data)
+        return int.from_bytes(raw, "little"), width
+    return None
+
+
+def _narrowest_pattern(value: SSAValue) -> tuple[int, int] | None:
+    """The narrowest (value, width) of 8, 16 or 32 bits whose repetition is the
+    constant's bit pattern, when narrower than the constant itself (i1 never)."""
+    found = _pattern_bits(value)
+    if found is None:
+        return None
+    bits, width = found
+    if width < 8 or width % 8:
+        return None
+    for narrow in (8, 16, 32):
+        if narrow >= width:
+            return None
+        piece = bits & ((1 << narrow) - 1)
+        repeated = 0
+        for shift in range(0, width, narrow):
+            repeated |= piece << shift
+        if repeated == bits:
+            signed = piece - (1 << narrow) if piece >> (narrow - 1) else piece
+            return signed, narrow
+    return None
+
+
+def _narrow_constant(rewriter: PatternRewriter, op: Operation, value: SSAValue) -> SSAValue | None:
+    narrowed = _narrowest_pattern(value)
+    if narrowed is None:
+        return None
+    bits, width = narrowed
+    const = arith.ConstantOp(IntegerAttr(bits, IntegerType(width)))
+    rewriter.insert_op(const, InsertPoint.before(op))
+    return const.result
+
+
+class NarrowSplatPattern(RewritePattern):
+    """A splat of a constant whose bytes repeat a narrower pattern splats that
+    pattern (fills of i8 are the cheapest and compare equal)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.TensorSplatOp | stream.AsyncSplatOp, rewriter: PatternRewriter, /
+    ):
+        narrowed = _narrow_constant(rewriter, op, op.value)
+        if narrowed is not None:
+            rewriter.replace_uses_with_if(op.value, narrowed, lambda use: use.operation is op)
+
+
+def _splat_of(value: SSAValue) -> stream.AsyncSplatOp | None:
+    owner = value.owner
+    return owner if isinstance(owner, stream.AsyncSplatOp) else None
+
+
+def _new_splat(
+    splat: stream.AsyncSplatOp, value: SSAValue, type, size: SSAValue
+) -> stream.AsyncSplatOp:
+    return stream.AsyncSplatOp(
+        value, type, size, await_timepoint=splat.await_timepoint, affinity=splat.affinity
+    )
+
+
+class PropagateCloneableOps(RewritePattern):
+    """A clone of a splat is a new splat (of the clone's type): cheaper than a
+    copy, and the original may die."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncCloneOp, rewriter: PatternRewriter, /):
+        splat = _splat_of(op.source)
+        if splat is None:
+            return
+        rewriter.replace_op(op, _new_splat(splat, splat.value, op.result.type, op.result_size))
+
+
+class ConvertSplatConstantsIntoSplats(RewritePattern):
+    """`stream.async.constant` of a dense splat is a splat of that element."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncConstantOp, rewriter: PatternRewriter, /):
+        value = op.value
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
+            return
+        element_type = value.get_element_type()
+        element = value.get_attrs()[0]
+        const = arith.ConstantOp(element, element_type)
+        rewriter.insert_op(const, InsertPoint.before(op))
+        rewriter.replace_op(op, stream.AsyncSplatOp(
+            const.result, op.result.type, op.result_size,
+            await_timepoint=op.await_timepoint, affinity=op.affinity,
+        ))
+
+
+class CanonicalizeSlice(RewritePattern):
+    """A slice of the whole resource is the resource; a slice of a splat is a
+    smaller splat."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncSliceOp, rewriter: PatternRewriter, /):
+        if _constant_int(op.source_offset) == 0 and _same_value(op.source_end, op.source_size) \
+                and _same_value(op.result_size, op.source_size):
+            _replace(rewriter, op, [op.source])
+            return
+        splat = _splat_of(op.source)
+        if splat is not None:
+            rewriter.replace_op(op, _new_splat(splat, splat.value, op.result.type, op.result_size))
+
+
+def _covers_target(offset: SSAValue, length: SSAValue, size: SSAValue) -> bool:
+    return _constant_int(offset) == 0 and _same_value(length, size)
+
+
+class CanonicalizeFill(RewritePattern):
+    """A fill of a splat with the splat's value is the splat; a fill of all of a
+    splat used only here is a splat of the fill value."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncFillOp, rewriter: PatternRewriter, /):
+        splat = _splat_of(op.target)
+        if splat is None:
+            return
+        if _same_pattern(splat.value, op.value):
+            _replace(rewriter, op, [op.target])
+            return
+        if _covers_target(op.target_offset, op.target_length, op.target_size) and (
+            len(list(op.target.uses)) == 1
+        ):
+            rewriter.replace_op(op, _new_splat(splat, op.value, op.result.type, op.target_size))
+
+
+def _same_pattern(a: SSAValue, b: SSAValue) -> bool:
+    if a is b:
+        return True
+    pa, pb = _narrowest_pattern(a) or _pattern_bits(a), _narrowest_pattern(b) or _pattern_bits(b)
+    return pa is not None and pa == pb
+
+
+def _is_local_value(value: SSAValue) -> bool:
+    """Produced by an op that makes a fresh resource with value semantics (a splat
+    or constant), so nothing outside sees an in-place update of it."""
+    return isinstance(value.owner, stream.AsyncSplatOp | stream.AsyncConstantOp)
+
+
+class CanonicalizeUpdate(RewritePattern):
+    """Updates as IREE folds them: of a value into itself; of all of a local
+    value; of a value already updated in place into the same target; a splat update
+    is a fill, a slice update is a copy."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncUpdateOp, rewriter: PatternRewriter, /):
+        if op.update is op.target:
+            _replace(rewriter, op, [op.target])
+            return
+        full = _constant_int(op.target_offset) == 0 and _same_value(
+            op.target_end, op.target_size
+        ) and _same_value(op.update_size, op.target_size)
+        if full and _is_local_value(op.target) and op.update.type == op.result.type:
+            _replace(rewriter, op, [op.update])
+            return
+        producer = op.update.owner
+        tie = getattr(producer, "tied_result_operands", None)
+        if (
+            _constant_int(op.target_offset) == 0
+            and isinstance(producer, Operation)
+            and tie is not None
+            and _same_value(op.target_end, op.update_size)
+        ):
+            index = op.update.index  # type: ignore[attr-defined]
+            ties = tie()
+            if index < len(ties) and ties[index] is not None:
+                tied_operand = _tied_operand(producer, ties[index])
+                if tied_operand is op.target and all(
+                    use.operation is op or not _writes(use.operation, op.update)
+                    for use in op.update.uses
+                ):
+                    _replace(rewriter, op, [op.update])
+                    return
+        splat = _splat_of(op.update)
+        if splat is not None:
+            end = op.target_end
+            rewriter.replace_op(op, stream.AsyncFillOp(
+                splat.value, op.target, op.target_size, op.target_offset, end,
+                op.update_size, affinity=op.affinity,
+            ))
+            return
+        sliced = op.update.owner
+        if isinstance(sliced, stream.AsyncSliceOp):
+            rewriter.replace_op(op, stream.AsyncCopyOp(
+                sliced.source, sliced.source_size, sliced.source_offset, sliced.source_end,
+                op.target, op.target_size, op.target_offset, op.target_end,
+                op.update_size, affinity=op.affinity,
+            ))
+
+
+def _tied_operand(op: Operation, index: int) -> SSAValue:
+    if isinstance(op, stream.AsyncDispatchOp):
+        return op.resource_operands[index]
+    return op.operands[index]
+
+
+def _writes(op: Operation, value: SSAValue) -> bool:
+    effects = memory_effects(op)
+    if effects is None:
+        return True
+    return any(e.kind == MemoryEffectKind.WRITE and (e.value is value or e.value is None)
+               for e in effects)
+
+
+class AsyncCopyFullSourceToUpdate(RewritePattern):
+    """A copy of the whole source is an update."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncCopyOp, rewriter: PatternRewriter, /):
+        if _constant_int(op.source_offset) == 0 and _same_value(op.source_end, op.source_size) \
+                and _same_value(op.length, op.source_size):
+            rewriter.replace_op(op, stream.AsyncUpdateOp(
+                op.source, op.source_size, op.target, op.target_size, op.target_offset,
+                op.target_end, affinity=op.affinity,
+            ))
+
+
+class CanonicalizeCast(RewritePattern):
+    """A cast to its own type is its source; a cast of a cast casts the first
+    source (or is it, when the types come back)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncCastOp, rewriter: PatternRewriter, /):
+        if op.source.type == op.result.type:
+            _replace(rewriter, op, [op.source])
+            return
+        inner = op.source.owner
+        if isinstance(inner, stream.AsyncCastOp):
+            if inner.source.type == op.result.type:
+                _replace(rewriter, op, [inner.source])
+            else:
+                rewriter.replace_op(op, stream.AsyncCastOp(
+                    inner.source, inner.source_size, op.result.type, op.result_size,
+                    affinity=op.affinity,
+                ))
+
+
+def _bitcast_users(value: SSAValue) -> list[arith.BitcastOp]:
+    return [u.operation for u in value.uses if isinstance(u.operation, arith.BitcastOp)]
+
+
+class FoldLoadBitcast(RewritePattern):
+    """A load used only by a bitcast loads the bitcast's type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.AsyncLoadOp | stream.ResourceLoadOp, rewriter: PatternRewriter, /
+    ):
+        users = list(op.result.uses)
+        if len(users) != 1 or not isinstance(users[0].operation, arith.BitcastOp):
+            return
+        cast = users[0].operation
+        new = type(op).build(
+            operands=list(op.operands), result_types=[cast.result.type],
+            properties=dict(op.properties), attributes=dict(op.attributes),
+        )
+        rewriter.insert_op(new, InsertPoint.before(op))
+        _replace(rewriter, cast, [new.results[0]])
+        rewriter.erase_op(op)
+
+
+class FoldStoreBitcast(RewritePattern):
+    """Storing a bitcast value stores the value before the bitcast."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.AsyncStoreOp | stream.ResourceStoreOp, rewriter: PatternRewriter, /
+    ):
+        cast = op.value.owner
+        if isinstance(cast, arith.BitcastOp):
+            rewriter.replace_uses_with_if(op.value, cast.input, lambda use: use.operation is op)
+
+
+# --------------------------------------------------------------------------------
+# Tensor ops
+# --------------------------------------------------------------------------------
+
+
+class FoldImportOfExport(RewritePattern):
+    """Importing a buffer just exported from a resource of the same type is it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorImportOp, rewriter: PatternRewriter, /):
+        export = op.source.owner
+        if isinstance(export, stream.TensorExportOp) and export.source.type == op.result.type:
+            _replace(rewriter, op, [export.source])
+
+
+class FoldTensorExportOfImport(RewritePattern):
+    """Exporting a resource just imported, as the same tensor, is the buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorExportOp, rewriter: PatternRewriter, /):
+        imported = op.source.owner
+        if (
+            isinstance(imported, stream.TensorImportOp)
+            and imported.source.type == op.result.type
+            and imported.result_encoding == op.source_encoding
+            and list(imported.result_encoding_dims) == list(op.source_encoding_dims)
+        ):
+            _replace(rewriter, op, [imported.source])
+
+
+class FoldTensorClone(RewritePattern):
+    """A clone to the same encoding and type, whose source is used only here, is
+    the source."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorCloneOp, rewriter: PatternRewriter, /):
+        if (
+            op.source.type == op.result.type
+            and op.source_encoding == op.result_encoding
+            and len(list(op.source.uses)) == 1
+        ):
+            _replace(rewriter, op, [op.source])
+
+
+class TensorConstantToEmptyOrSplat(RewritePattern):
+    """A constant with no elements is `stream.tensor.empty`; a splat constant is a
+    `stream.tensor.splat` of its element, sized by `stream.tensor.sizeof`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorConstantOp, rewriter: PatternRewriter, /):
+        value = op.value
+        shape = getattr(getattr(value, "type", None), "get_shape", lambda: None)()
+        if shape is not None and 0 in shape:
+            size = stream.TensorSizeOfOp(
+                op.result_encoding, encoding_dims=op.result_encoding_dims,
+                affinity=op.affinity,
+            )
+            rewriter.insert_op(size, InsertPoint.before(op))
+            rewriter.replace_op(op, stream.TensorEmptyOp.build(
+                operands=[list(op.result_encoding_dims), size.storage_size],
+                properties={"result_encoding": op.result_encoding,
+                            "affinity": op.affinity},
+                result_types=[op.result.type],
+            ))
+            return
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
+            return
+        const = arith.ConstantOp(value.get_attrs()[0], value.get_element_type())
+        size = stream.TensorSizeOfOp(
+            op.result_encoding, encoding_dims=op.result_encoding_dims, affinity=op.affinity
+        )
+        rewriter.insert_op([const, size], InsertPoint.before(op))
+        rewriter.replace_op(op, stream.TensorSplatOp.build(
+            operands=[const.result, list(op.result_encoding_dims), size.storage_size],
+            properties={"result_encoding": op.result_encoding, "affinity": op.affinity},
+            result_types=[op.result.type],
+        ))
+
+
+# --------------------------------------------------------------------------------
+# Resource ops
+# --------------------------------------------------------------------------------
+
+
+class FoldSubview(RewritePattern):
+    """A subview of the whole resource is it; a subview of a subview is one
+    subview at the summed offset."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.ResourceSubviewOp, rewriter: PatternRewriter, /):
+        if _constant_int(op.source_offset) == 0 and _same_value(op.result_size, op.source_size):
+            _replace(rewriter, op, [op.source])
+            return
+        inner = op.source.owner
+        if isinstance(inner, stream.ResourceSubviewOp):
+            offset = _add(rewriter, op, inner.source_offset, op.source_offset)
+            rewriter.replace_op(op, stream.ResourceSubviewOp(
+                inner.source, inner.source_size, offset, op.result_size
+            ))
+
+
+def _add(rewriter: PatternRewriter, at: Operation, a: SSAValue, b: SSAValue) -> SSAValue:
+    ca, cb = _constant_int(a), _constant_int(b)
+    if ca is not None and cb is not None:
+        return _index_constant(rewriter, at, ca + cb)
+    add = arith.AddiOp(a, b)
+    rewriter.insert_op(add, InsertPoint.before(at))
+    return add.result
+
+
+class FoldSubviewIntoAccess(RewritePattern):
+    """A load or store through a subview accesses the viewed resource at the
+    summed offset."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.ResourceLoadOp | stream.ResourceStoreOp, rewriter: PatternRewriter, /
+    ):
+        if isinstance(op, stream.ResourceLoadOp):
+            resource, size, offset = op.source, op.source_size, op.source_offset
+        else:
+            resource, size, offset = op.target, op.target_size, op.target_offset
+        view = resource.owner
+        if not isinstance(view, stream.ResourceSubviewOp):
+            return
+        total = _add(rewriter, op, view.source_offset, offset)
+        index = {id(v): i for i, v in enumerate(op.operands)}
+        operands = list(op.operands)
+        operands[index[id(resource)]] = view.source
+        operands[index[id(size)]] = view.source_size
+        operands[index[id(offset)]] = total
+        new = type(op).build(
+            operands=operands, result_types=[r.type for r in op.results],
+            properties=dict(op.properties), attributes=dict(op.attributes),
+        )
+        rewriter.replace_op(op, new)
+
+
+class FoldPack(RewritePattern):
+    """A pack of no slices has length 0; of one slice, its size at offset 0 (plus
+    the base offset)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.ResourcePackOp, rewriter: PatternRewriter, /):
+        count = len(op.dynamic_slice_sizes)
+        if count > 1:
+            return
+        zero = _index_constant(rewriter, op, 0)
+        if count == 0:
+            _replace(rewriter, op, [zero])
+            return
+        offset = op.offset if op.offset is not None else zero
+        _replace(rewriter, op, [op.dynamic_slice_sizes[0], offset])
+
+
+class ElideUnusedAlloca(RewritePattern):
+    """An alloca whose resource nobody uses is its await timepoint (or an
+    immediate one)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.ResourceAllocaOp, rewriter: PatternRewriter, /):
+        if op.result.uses:
+            return
+        if op.await_timepoint is not None:
+            _replace(rewriter, op, [op.result, op.await_timepoint])
+            return
+        immediate = stream.TimepointImmediateOp()
+        rewriter.insert_op(immediate, InsertPoint.before(op))
+        _replace(rewriter, op, [op.result, immediate.result_timepoint])
+
+
 PATTERNS = {
     "stream.async.transfer": (FoldTransferOfTransfer(),),
     "stream.tensor.encode": (FoldEncodeOfSameEncoding(),),
@@ -370,4 +850,24 @@ PATTERNS = {
     "stream.timepoint.join": (CanonicalizeJoin(),),
     "stream.timepoint.barrier": (FoldBarrier(),),
     "stream.timepoint.await": (CanonicalizeAwait(), SinkSubviewAcrossAwait()),
+    "stream.tensor.splat": (NarrowSplatPattern(),),
+    "stream.async.splat": (NarrowSplatPattern(),),
+    "stream.async.clone": (PropagateCloneableOps(),),
+    "stream.async.constant": (ConvertSplatConstantsIntoSplats(),),
+    "stream.async.slice": (CanonicalizeSlice(),),
+    "stream.async.fill": (CanonicalizeFill(),),
+    "stream.async.update": (CanonicalizeUpdate(),),
+    "stream.async.copy": (AsyncCopyFullSourceToUpdate(),),
+    "stream.async.cast": (CanonicalizeCast(),),
+    "stream.async.load": (FoldLoadBitcast(),),
+    "stream.resource.load": (FoldLoadBitcast(), FoldSubviewIntoAccess()),
+    "stream.async.store": (FoldStoreBitcast(),),
+    "stream.resource.store": (FoldStoreBitcast(), FoldSubviewIntoAccess()),
+    "stream.tensor.import": (FoldImportOfExport(),),
+    "stream.tensor.export": (FoldTensorExportOfImport(),),
+    "stream.tensor.clone": (FoldTensorClone(),),
+    "stream.tensor.constant": (TensorConstantToEmptyOrSplat(),),
+    "stream.resource.subview": (FoldSubview(),),
+    "stream.resource.pack": (FoldPack(),),
+    "stream.resource.alloca": (ElideUnusedAlloca(),),
 }
