@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import math
+import os
 from collections.abc import Sequence
 
 from memplan.report.model import DomainPlan, FunctionPlan, PlannedBuffer
@@ -22,6 +23,8 @@ WIDTH, HEIGHT = 960, 420
 """The SVG's size in pixels."""
 LEFT, RIGHT, TOP, BOTTOM = 88, 16, 30, 44
 """Margins around the plot area."""
+MARKER = 2.0
+"""Pixels: a buffer drawn thinner than this also gets a marker this tall."""
 
 COLOURS = {
     "host-fed": "#e07b24",
@@ -50,6 +53,8 @@ table { border-collapse: collapse; margin: 8px 0 16px; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.live { white-space: nowrap; }
+td.why { min-width: 20em; }
+td.loc, td.kind { white-space: nowrap; }
 svg { border: 1px solid #ddd; background: #fff; }
 .note { color: #666; }
 """
@@ -143,11 +148,18 @@ def render_svg(plan: FunctionPlan, domain: int = 0) -> str:
     for b in placed:
         bx, bw = x(b.live[0]), x(b.live[1]) - x(b.live[0])
         by, bh = y(b.offset + b.size), y(b.offset) - y(b.offset + b.size)  # type: ignore[operator]
+        title = f"<title>{_e(_hover(b))}</title>"
         out.append(
             f'<rect class="buffer {b.kind}{" thin" if bh < 3 else ""}" data-name="{_e(b.name)}" x="{bx:.3f}" y="{by:.3f}" '
-            f'width="{bw:.3f}" height="{bh:.3f}" fill="{COLOURS[b.kind]}">'
-            f"<title>{_e(_hover(b))}</title></rect>"
+            f'width="{bw:.3f}" height="{bh:.3f}" fill="{COLOURS[b.kind]}">{title}</rect>'
         )
+        if bh < MARKER:
+            # Too thin to see or to point at: a marker of MARKER pixels standing on
+            # the buffer's offset shows its colour and carries its hover text.
+            out.append(
+                f'<rect class="marker" x="{bx:.3f}" y="{y(b.offset) - MARKER:.3f}" width="{bw:.3f}" '
+                f'height="{MARKER}" fill="{COLOURS[b.kind]}">{title}</rect>'
+            )
     legend_x = LEFT
     for kind in sorted({b.kind for b in placed}, key=list(COLOURS).index):
         out.append(f'<rect x="{legend_x}" y="9" width="11" height="11" fill="{COLOURS[kind]}"/>')
@@ -189,21 +201,27 @@ def _buffer_table(buffers: Sequence[PlannedBuffer]) -> str:
     buffer has one (a DSA instance has neither)."""
     located = any(b.location for b in buffers)
     explained = any(b.kept_apart for b in buffers)
+    domains = len({b.domain for b in buffers}) > 1
     rows = []
     for b in buffers:
         size = b.size_text or _bytes(b.size or 0)
         offset = "runtime" if b.offset is None else str(b.offset)
         cells = [f"<td>{_e(b.name)}</td>"]
         if located:
-            cells.append(f"<td>{_e(b.location or '')}</td>")
+            # The file's base name keeps the table narrow; the whole path is the hover text.
+            where = b.location or ""
+            cells.append(f'<td class="loc" title="{_e(where)}">{_e(os.path.basename(where))}</td>')
         cells.append(
-            f'<td>{_e(b.kind)}</td><td class="n">{_e(size)}</td><td class="n">{_e(offset)}</td>'
-            f'<td class="n">{b.domain}</td><td class="live">[{b.live[0]}, {b.live[1]})</td>'
+            f'<td class="kind">{_e(b.kind)}</td><td class="n">{_e(size)}</td><td class="n">{_e(offset)}</td>'
         )
+        if domains:
+            cells.append(f'<td class="n">{b.domain}</td>')
+        cells.append(f'<td class="live">[{b.live[0]}, {b.live[1]})</td>')
         if explained:
-            cells.append("<td>" + "<br>".join(f"{_e(o)}: {_e(why)}" for o, why in b.kept_apart) + "</td>")
+            cells.append('<td class="why">' + "<br>".join(f"{_e(o)}: {_e(why)}" for o, why in b.kept_apart) + "</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    header = ["buffer", *(["allocated at"] if located else []), "kind", "size", "offset", "domain", "live"]
+    header = ["buffer", *(["allocated at"] if located else []), "kind", "size", "offset"]
+    header += [*(["domain"] if domains else []), "live"]
     header += ["kept apart from"] if explained else []
     return (
         "<table><tr>" + "".join(f"<th>{h}</th>" for h in header) + "</tr>" + "".join(rows) + "</table>"

@@ -13,7 +13,7 @@ import pytest
 import memplan
 from memplan.tools.memplan_opt import main as memplan_opt
 
-from svg_geometry import int_list, rectangles
+from svg_geometry import SVG, int_list, rectangles
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "decoder_step.mlir"
@@ -94,12 +94,16 @@ def test_an_unwritable_report_is_an_error_not_a_traceback(tmp_path, capsys):
 
 
 def test_docs_picture_shows_the_example():
-    """docs/decoder_step_plan.svg is `render_svg` of the example's hip-memory-plan;
-    sizes and live ranges do not depend on the planner, so they must still match
-    (offsets may move as the planner improves)."""
-    _, plan = example_plan("hip-memory-plan")
-    drawn, _ = rectangles((ROOT / "docs" / "decoder_step_plan.svg").read_text())
+    """docs/decoder_step_plan.svg is `render_svg` of the example's plan under
+    hip-pool-allocs; sizes, live ranges and kinds do not depend on the planner, so
+    they must still match (offsets may move as the planner improves)."""
+    _, plan = example_plan("hip-pool-allocs")
+    picture = (ROOT / "docs" / "decoder_step_plan.svg").read_text()
+    drawn, root = rectangles(picture)
     assert set(drawn) == {b.name for b in plan.buffers}
+    kinds = {r.get("data-name"): r.get("class").split()[1] for r in root.iter(f"{SVG}rect") if r.get("data-name")}
+    assert kinds == {b.name: b.kind for b in plan.buffers}
+    assert set(kinds.values()) == {"host-fed", "device-only", "returned"}
     for buffer in plan.buffers:
         start, end, _, size = drawn[buffer.name]
         assert (start, end, size) == pytest.approx((*buffer.live, buffer.size), abs=0.5)
