@@ -810,6 +810,21 @@ MemRefMlirSyntax = Dialect(
 xDSL lacks (`memplan.dialects.memref_ops`)."""
 
 
+def _declare_canonicalization_patterns() -> None:
+    """Give every memref op (xDSL's classes, whose traits memplan's subclasses
+    share, and the ops memplan adds) the table of
+    `memplan.passes.patterns.memref`, as MLIR's `hasCanonicalizer`."""
+    from memplan.dialects.util import CanonicalizedBy
+
+    patterns = CanonicalizedBy("memplan.passes.patterns.memref")
+    for op in (*xmemref.MemRef.operations, *MemRefMlirSyntax.operations):
+        if patterns not in op.traits.traits:
+            op.traits.add_trait(patterns)
+
+
+_declare_canonicalization_patterns()
+
+
 def adopt_mlir_syntax(root: Operation) -> int:
     """Replace every op under `root` (included) that is an instance of exactly one of
     xDSL's replaced classes by the same op of memplan's subclass, so that it prints
