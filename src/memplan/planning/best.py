@@ -40,7 +40,6 @@ from .greedy import (
     greedy,
     place_in_order,
     second_pass,
-    skyline_keys_fit,
     skyline_offsets,
 )
 from .problem import Plan, Problem, Progress, no_progress
@@ -199,7 +198,7 @@ def best(
                 best_offsets, best_pool, best_name = offsets, pool, f"greedy:{name}"
                 progress(best_pool)
         small_enough = problem.has_intervals or len(problem) <= SKYLINE_MAX_BUFFERS
-        if small_enough and skyline_keys_fit(problem):
+        if small_enough:
             for preorder in PREORDERS[:-1]:
                 if best_pool <= goal or time.monotonic() > deadline:
                     break

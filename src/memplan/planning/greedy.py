@@ -12,17 +12,18 @@ first and adds best fit (by breadth, with a second pass that puts the buffers th
 first left above the bound first; then by size) while the pool is not within 0.5%
 of the bound.
 
-Cost: each buffer compares against the placed buffers it conflicts with. For interval
-problems those are found with vectorised numpy masks over placement-ordered arrays and
-sorted by offset with one ``argsort``, so the Python work is O(n) statements and the
-array work is O(sum of conflicts) with small constants: S_1 (28,526 buffers, 43
-million conflicting pairs) takes under two seconds. Conflict graphs use their
-adjacency lists.
+Cost: best fit compares each buffer against the placed buffers it conflicts with;
+for interval problems those come from a stabbing index and vectorised numpy masks,
+so the Python work is O(n) statements and the array work is O(sum of conflicts).
+The skyline keeps groups of equal floor in a heap: O(n log n) Python work, array
+work proportional to the floors it raises (at most the conflicting pairs). S_1
+(28,526 buffers, 43 million conflicting pairs) takes about a second either way.
 """
 
 from __future__ import annotations
 
 import time
+import heapq
 import weakref
 from collections.abc import Sequence
 
@@ -39,9 +40,10 @@ ORDERS = ("size", "breadth", "lifetime", "area")
 #: A = area (size x width), T = bytes live at the buffer's busiest moment; descending.
 PREORDERS = ("WAT", "TAW", "TWA")
 
-#: Above these many buffers the default greedy skips the skyline construction (its
-#: cost has an n-squared term: a vector minimum over all floors per step; on conflict
-#: graphs it also needs the adjacency lists).
+#: Above these many buffers the default greedy skips the skyline construction on
+#: conflict graphs (it needs the adjacency lists), and on intervals it runs the
+#: large-problem chain (:data:`AUTO_LARGE_CHAIN`): one best-fit pass costs there
+#: about what the skyline does, and there is time for two constructions at most.
 SKYLINE_MAX_BUFFERS = 2000
 SKYLINE_MAX_INTERVAL_BUFFERS = 40000
 
@@ -55,6 +57,7 @@ GOOD_ENOUGH = 1.005
 #: breadth and its second pass (PanGu: 1.0076 -> 1.0000); best fit by size last.
 AUTO_INTERVAL_CHAIN = ("skyline", "breadth+", "size")
 AUTO_GRAPH_CHAIN = ("size", "skyline")
+AUTO_LARGE_CHAIN = ("skyline", "size")
 
 
 def peak_live_bytes(problem: Problem) -> np.ndarray:
@@ -132,63 +135,102 @@ def preorder_ranks(problem: Problem, name: str) -> np.ndarray:
     return rank
 
 
-def skyline_keys_fit(problem: Problem) -> bool:
-    """Whether the skyline construction's int64 keys (floor x n + rank) cannot overflow."""
-    top = int(problem.sizes.sum()) + int(problem.alignments.max(initial=1))
-    return top * max(len(problem), 1) < 2**62
-
-
 def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
     """Bottom-up construction: repeatedly take the buffer with the lowest floor (the
     highest end among its placed conflicting buffers), ties by ``preorder``, and put
     it on that floor. It is the exact search's first descent without a capacity;
     nothing is undone. On MiniMalloc-style instances it packs far tighter than best
-    fit by size (best fit leaves holes that nothing later fits). Each step updates the
-    floors of the buffers the placed one conflicts with (found through the stabbing
-    index for intervals, the adjacency lists for graphs), plus an O(n) vector minimum
-    to find the lowest floor."""
+    fit by size (best fit leaves holes that nothing later fits).
+
+    A placement ending at ``end`` raises the floors of the waiting buffers it
+    conflicts with (found through the stabbing index for intervals, the adjacency
+    lists for graphs) to exactly ``end``, so they form one *group* of equal floor,
+    kept sorted by rank. A heap holds each group under (its floor, the rank of its
+    first member that may still be valid); a member goes stale when it is placed or
+    raised again, never valid again, so the group's pointer only moves forward
+    (galloping over stale members). The lowest (floor, rank) is the heap's top once
+    stale entries are skipped: O(log n) per step instead of a minimum over all
+    buffers, plus vector work proportional to the floors raised."""
     n = len(problem)
     rank = preorder_ranks(problem, preorder)
-    sizes = problem.sizes
-    alignments = problem.alignments
+    # Work on buffers numbered by rank, so ordering a group by rank is a value sort
+    # of small integers (int32: a tenth of an argsort and gather).
+    by_rank = np.argsort(rank)
+    sizes = problem.sizes[by_rank]
+    size_list = sizes.tolist()
+    alignment_list = problem.alignments[by_rank].tolist()
     offsets = np.zeros(n, dtype=np.int64)
-    # One key per buffer, floor * n + rank, so a single argmin finds the lowest floor
-    # with its tie-break; placed (and empty) buffers get a key no floor reaches.
-    # Floors never exceed the total size, which bounds the keys (checked below).
-    scale = max(n, 1)
-    if not skyline_keys_fit(problem):
-        raise ValueError("sizes too large for the skyline construction's int64 keys")
-    done = np.int64(2**62)
     floor = np.zeros(n, dtype=np.int64)
-    key = np.where(sizes > 0, rank, done).astype(np.int64)
     if problem.has_intervals:
         _, first, last = problem.time_slots
-        index_by_time = _stabbing_index(problem)
+        first, last = first[by_rank], last[by_rank]
+        first_list, last_list = first.tolist(), last.tolist()
         # The last slot of each buffer still to place, -1 once placed: one gather
         # tells both whether a buffer is waiting and whether it is live at a start.
         waiting_last = np.where(sizes > 0, last, -1)
+        # The index lists placed buffers too, which every query then filters out:
+        # it is rebuilt over the waiting buffers whenever half of those it lists
+        # are placed (O(log n) rebuilds in all).
+        slot_count = int(last.max(initial=0))
+        index_by_time = _StabbingIndex(first, last, slot_count)
+        indexed = n
+
+        def raised(index: int, end: int) -> np.ndarray:
+            nonlocal index_by_time, indexed
+            if 2 * waiting_count < indexed:
+                index_by_time = _StabbingIndex(first, last, slot_count, np.flatnonzero(waiting_last >= 0))
+                indexed = waiting_count
+            start = first_list[index]
+            around = index_by_time.hits(start, last_list[index])
+            return around[(waiting_last[around] > start) & (floor[around] < end)]
+
     else:
-        neighbours = problem.neighbours
-    for _ in range(int((sizes > 0).sum())):
-        index = int(key.argmin())
-        offset = int(floor[index])
-        if alignments[index] > 1:
-            offset = int(align_up(offset, int(alignments[index])))
-        offsets[index] = offset
-        end = offset + int(sizes[index])
-        key[index] = done
-        if problem.has_intervals:
-            start = int(first[index])
-            waiting_last[index] = -1
-            around = index_by_time.hits(start, int(last[index]))
-            around = around[waiting_last[around] > start]
-        else:
+        neighbours = [rank[problem.neighbours[original]].astype(np.int32) for original in by_rank.tolist()]
+        waiting_last = np.where(sizes > 0, 0, -1)
+
+        def raised(index: int, end: int) -> np.ndarray:
             around = neighbours[index]
-            around = around[key[around] != done]
-        around = around[floor[around] < end]
-        floor[around] = end
-        key[around] = end * scale + rank[around]
-    return offsets
+            return around[(waiting_last[around] >= 0) & (floor[around] < end)]
+
+    groups = [np.flatnonzero(sizes > 0).astype(np.int32)]
+    pointers = [0]
+    heap = [(0, int(groups[0][0]), 0)] if groups[0].size else []
+    waiting_count = int(groups[0].size)
+    while heap:
+        height, index, group = heapq.heappop(heap)
+        members = groups[group]
+        if waiting_last[index] >= 0 and floor[index] == height:
+            offset = height
+            if alignment_list[index] > 1:
+                offset = int(align_up(offset, alignment_list[index]))
+            offsets[index] = offset
+            end = offset + size_list[index]
+            waiting_last[index] = -1
+            waiting_count -= 1
+            around = raised(index, end)
+            if around.size:
+                floor[around] = end
+                around.sort()
+                groups.append(around)
+                pointers.append(0)
+                heapq.heappush(heap, (end, int(around[0]), len(groups) - 1))
+        # The group's next member still waiting at this height: look 8, 64, 512, ...
+        # members ahead, so a long run of stale members costs a few vector calls.
+        at, width = pointers[group] + 1, 8
+        while at < members.size:
+            ahead = members[at : at + width]
+            valid = (waiting_last[ahead] >= 0) & (floor[ahead] == height)
+            first_valid = int(valid.argmax())
+            if valid[first_valid]:
+                pointers[group] = at + first_valid
+                heapq.heappush(heap, (height, int(ahead[first_valid]), group))
+                break
+            at, width = at + width, width * 8
+        else:
+            groups[group] = members[:0]  # exhausted: free its memory
+    result = np.empty(n, dtype=np.int64)
+    result[by_rank] = offsets
+    return result
 
 
 _NO_ROOM = np.iinfo(np.int64).max
@@ -241,10 +283,15 @@ class _StabbingIndex:
     the start-sorted order. Each query touches about one moment's live set plus the
     buffers starting in the queried range, not every placed buffer."""
 
-    def __init__(self, first: np.ndarray, last: np.ndarray, slot_count: int):
+    def __init__(self, first: np.ndarray, last: np.ndarray, slot_count: int, members: np.ndarray | None = None):
+        """Over all buffers, or only ``members`` (the ones a caller still asks about)."""
         self.first = first
         self.last = last
-        self.by_first = np.argsort(first, kind="stable")
+        # int32: smaller gathers, and fast value sorts of the hits.
+        if members is None:
+            self.by_first = np.argsort(first, kind="stable").astype(np.int32)
+        else:
+            self.by_first = members[np.argsort(first[members], kind="stable")].astype(np.int32)
         self.sorted_first = first[self.by_first]
         self.block = max(1, slot_count // 512)
         boundaries = np.arange(0, slot_count, self.block)
@@ -369,9 +416,9 @@ def greedy(
     - ``"auto"`` (default): the constructions of :data:`AUTO_INTERVAL_CHAIN`
       (:data:`AUTO_GRAPH_CHAIN` for conflict graphs) in turn, each only while the
       best pool so far is not within :data:`GOOD_ENOUGH` of the lower bound, keeping
-      the smallest pool (best fit by size alone above
-      :data:`SKYLINE_MAX_INTERVAL_BUFFERS` interval buffers or
-      :data:`SKYLINE_MAX_BUFFERS` graph buffers);
+      the smallest pool (:data:`AUTO_LARGE_CHAIN` above
+      :data:`SKYLINE_MAX_INTERVAL_BUFFERS` interval buffers; best fit by size
+      alone above :data:`SKYLINE_MAX_BUFFERS` graph buffers);
     - a name from :data:`ORDERS`: best fit in that order;
     - any of these names with ``+`` (``"breadth+"``, ``"skyline+"``): that, then
       :func:`second_pass`, keeping the smaller pool;
@@ -380,13 +427,17 @@ def greedy(
     if isinstance(order, str):
         if order == "auto":
             deadline = None if time_limit is None else time.monotonic() + time_limit
-            limit = SKYLINE_MAX_INTERVAL_BUFFERS if problem.has_intervals else SKYLINE_MAX_BUFFERS
-            if len(problem) > limit or not skyline_keys_fit(problem):
-                return greedy(problem, order="size", progress=progress)
             # Intervals: the skyline first, since on large traces there is time for
             # only one construction. Conflict graphs (from programs: small, few
             # buffers live at once) keep best fit first, the TFLite/XLA behaviour.
-            chain = AUTO_INTERVAL_CHAIN if problem.has_intervals else AUTO_GRAPH_CHAIN
+            if not problem.has_intervals:
+                if len(problem) > SKYLINE_MAX_BUFFERS:
+                    return greedy(problem, order="size", progress=progress)
+                chain = AUTO_GRAPH_CHAIN
+            elif len(problem) > SKYLINE_MAX_INTERVAL_BUFFERS:
+                chain = AUTO_LARGE_CHAIN
+            else:
+                chain = AUTO_INTERVAL_CHAIN
             good_enough = problem.lower_bound() * GOOD_ENOUGH
             if capacity is not None:
                 good_enough = max(good_enough, capacity)

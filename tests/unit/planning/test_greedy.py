@@ -13,8 +13,10 @@ from memplan.planning.greedy import (
     GOOD_ENOUGH,
     peak_live_bytes,
     place_in_order,
+    preorder_ranks,
     second_pass,
     second_pass_order,
+    skyline_offsets,
 )
 
 from planning_cases import graph_problems, interval_problems, overlapping_pairs
@@ -140,13 +142,42 @@ def test_auto_keeps_the_smaller_of_best_fit_and_skyline():
     assert by_size.pool_size == 10 and auto.pool_size == 8
 
 
-def test_huge_sizes_fall_back_to_best_fit():
-    problem = Problem.from_intervals([Buffer("a", 2**61, 0, 2), Buffer("b", 2**61, 1, 3)])
-    plan = greedy(problem)
-    assert plan.strategy == "greedy:size"
-    assert plan.offsets.tolist() in ([0, 2**61], [2**61, 0])
-    with pytest.raises(ValueError, match="too large"):
-        greedy(problem, order="skyline")
+def _skyline_by_definition(problem, preorder):
+    """The construction as defined, O(n^2): place the waiting buffer with the lowest
+    floor (highest end among its placed conflicting buffers), ties by preorder rank."""
+    rank = preorder_ranks(problem, preorder).tolist()
+    n = len(problem)
+    offsets = [0] * n
+    placed = [False] * n
+    waiting = [i for i in range(n) if problem.sizes[i] > 0]
+    while waiting:
+        def floor(i):
+            ends = [offsets[j] + int(problem.sizes[j]) for j in range(n) if placed[j] and problem.conflicts(i, j)]
+            return max(ends, default=0)
+
+        chosen = min(waiting, key=lambda i: (floor(i), rank[i]))
+        alignment = int(problem.alignments[chosen])
+        offsets[chosen] = -(-floor(chosen) // alignment) * alignment
+        placed[chosen] = True
+        waiting.remove(chosen)
+    return offsets
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(interval_problems(aligned=True), interval_problems(max_time=4), graph_problems()))
+def test_skyline_follows_its_definition(problem):
+    # The group heap and the rebuilt stabbing index must pick exactly the buffer
+    # the definition picks at every step, on intervals and on conflict graphs.
+    for preorder in ("TWA", "WAT"):
+        assert skyline_offsets(problem, preorder).tolist() == _skyline_by_definition(problem, preorder)
+
+
+def test_skyline_takes_sizes_near_the_int64_limit():
+    # The skyline's heap keys are Python integers: no overflow limit on sizes.
+    problem = Problem.from_intervals([Buffer("a", 2**61, 0, 2), Buffer("b", 2**61, 1, 3), Buffer("c", 2**60, 2, 4)])
+    plan = greedy(problem, order="skyline")
+    assert not overlapping_pairs(problem, plan.offsets)
+    assert plan.pool_size == 2**62 == problem.lower_bound()
 
 
 def test_second_pass_puts_the_buffers_above_the_bound_first():
