@@ -5,7 +5,6 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
 
-import memplan.dialects.upstream_models  # noqa: F401  (attaches interfaces)
 from memplan.dialects import MEMPLAN_DIALECTS, MLIR_SYNTAX_OVERRIDES
 
 

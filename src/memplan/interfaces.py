@@ -4,9 +4,10 @@ Passes never ask "is this a `hip.matmul`?"; they ask an op whether it is a view 
 another buffer, whether it runs asynchronously on a device stream, whether it waits
 for a stream, and which values its memory effects touch. Dialects answer by
 declaring the traits below. Ops defined outside memplan (xDSL's `memref`, for
-instance) get the same answers through *external models*, attached once in
-`memplan.dialects` in the style of MLIR's `attachInterface`, so a pass never special-
-cases them either.
+instance) get the same answers through *external models*, all attached in one module,
+`memplan.dialects.upstream_models`, in the style of MLIR's `attachInterface`; the
+first query loads it, so no caller has to import anything for its side effect and a
+pass never special-cases those ops either.
 """
 
 from __future__ import annotations
@@ -67,9 +68,22 @@ def attach_trait(op_type: type[Operation], trait: OpTrait) -> None:
     traits.append(trait)
 
 
+_MODELS_LOADED = False
+
+
+def _load_upstream_models() -> None:
+    """Attach the models of `memplan.dialects.upstream_models` before the first
+    query, so an answer never depends on which module happened to be imported."""
+    global _MODELS_LOADED
+    if not _MODELS_LOADED:
+        _MODELS_LOADED = True
+        import memplan.dialects.upstream_models  # noqa: F401  (attaches on import)
+
+
 def _external_traits(op: Operation) -> list[OpTrait]:
     """External models of the op's class or of the nearest base class that has some
     (memplan subclasses some xDSL ops to give them MLIR's custom syntax)."""
+    _load_upstream_models()
     for cls in type(op).__mro__:
         if (traits := _EXTERNAL_TRAITS.get(cls)) is not None:
             return traits

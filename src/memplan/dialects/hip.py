@@ -508,9 +508,21 @@ class _ReadbackOp(IRDLOperation):
         "`(` $ctx `,` $scalar `:` type($scalar) `)` attr-dict `->` type($result)"
     )
 
+    RESULT: ClassVar[str]
+    """What the result must be, for the verifier's message."""
+
     def __init__(self, ctx: SSAValue | Operation, scalar: SSAValue | Operation,
                  result_type: Attribute):
         super().__init__(operands=(ctx, scalar), result_types=(result_type,))
+
+    @staticmethod
+    def _accepts(t: Attribute) -> bool:
+        raise NotImplementedError
+
+    def verify_(self) -> None:
+        t = self.results[0].type
+        if not self._accepts(t):
+            raise VerifyException(f"{_op_prefix(self)} result #0 must be {self.RESULT}, but got '{t}'")
 
 
 @irdl_op_definition
@@ -521,7 +533,13 @@ class ReadbackScalarOp(_ReadbackOp):
 
     name = "hip.readback_scalar"
 
-    result = result_def(base(IntegerType) | base(IndexType) | AnyFloatConstr)
+    result = result_def()  # checked in `verify_`, with MLIR's message
+
+    RESULT: ClassVar[str] = "integer or floating-point or index"
+
+    @staticmethod
+    def _accepts(t: Attribute) -> bool:
+        return isinstance(t, IntegerType | IndexType) or AnyFloatConstr.verifies(t)
 
 
 @irdl_op_definition
@@ -531,7 +549,13 @@ class ReadbackDimOp(_ReadbackOp):
 
     name = "hip.readback_dim"
 
-    result = result_def(IndexType)
+    result = result_def()  # checked in `verify_`, with MLIR's message
+
+    RESULT: ClassVar[str] = "index"
+
+    @staticmethod
+    def _accepts(t: Attribute) -> bool:
+        return isinstance(t, IndexType)
 
 
 Hip = Dialect(

@@ -37,6 +37,7 @@ from xdsl.irdl import (
     ParsePropInAttrDict,
     base,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -217,7 +218,7 @@ class YieldOp(IRDLOperation):
 
     values = var_operand_def(TensorType)
 
-    traits = traits_def(Pure(), IsTerminator(), HasParent(lambda: HipDNNGraphOutlineOp))
+    traits = lazy_traits_def(lambda: (Pure(), IsTerminator(), HasParent(HipDNNGraphOutlineOp)))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
 

@@ -70,6 +70,7 @@ from memplan.dialects.hip_base import (
     is_buffer,
     op_prefix,
     print_attr_dict,
+    verify_context,
 )
 from memplan.interfaces import OperandEffects, StreamExecution
 
@@ -340,6 +341,24 @@ class KernelOp(IRDLOperation):
         ),
     )
 
+    def __init__(
+        self,
+        ctx: SSAValue | Operation,
+        *operands: SSAValue | Operation | Sequence[SSAValue | Operation] | None,
+        result_types: Sequence[Attribute] = (),
+        properties: Mapping[str, Attribute] | None = None,
+        attributes: Mapping[str, Attribute] | None = None,
+    ):
+        """One argument per operand of the row, in hip-ep's order: a value, None or a
+        value for an optional one, a sequence for a variadic one."""
+        groups = [[] if o is None else o for o in operands]
+        super().__init__(
+            operands=(ctx, *groups),
+            result_types=(tuple(result_types),),
+            properties=self.SPEC.with_defaults(properties or {}),
+            attributes=dict(attributes or {}),
+        )
+
     @classmethod
     def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs):  # type: ignore[override]
         """Every op starts with its default-valued attributes set, sorted by name (as
@@ -514,8 +533,9 @@ def _distribute(
 
 
 def verify_data_operands(op: Operation) -> None:
-    """Every operand after `%ctx` is a ranked tensor or a memref (hip-ep's
+    """Operand #0 is the context, every other a ranked tensor or a memref (hip-ep's
     `Hip_TensorOrMemRef`)."""
+    verify_context(op, op.operands[0])
     for i, value in enumerate(op.operands[1:], start=1):
         if not isinstance(value.type, TensorType | MemRefType):
             raise VerifyException(
@@ -547,7 +567,7 @@ def verify_dps_modes(op: Operation, data: Sequence[SSAValue], inits: int) -> Non
 
 def kernel_op(spec: KernelSpec) -> type[KernelOp]:
     """Make the op class `hip.<spec.name>` from a kernel table row."""
-    fields: dict[str, object] = {"ctx_operand": operand_def(ContextType)}
+    fields: dict[str, object] = {"ctx_operand": operand_def()}
     for operand in spec.operands:
         maker = {"one": operand_def, "optional": opt_operand_def,
                  "variadic": var_operand_def}[operand.arity]
@@ -598,7 +618,7 @@ class LaunchOp(KernelOp):
     name = "hip.launch"
     SPEC: ClassVar[KernelSpec] = _LAUNCH
 
-    ctx_operand = operand_def(ContextType)
+    ctx_operand = operand_def()
     inputs = var_operand_def()
     outputs = var_operand_def()
     kernel = prop_def(SymbolRefAttr)
@@ -617,7 +637,8 @@ class LaunchOp(KernelOp):
     ):
         if isinstance(kernel, str):
             kernel = SymbolRefAttr(kernel)
-        super().__init__(
+        IRDLOperation.__init__(
+            self,
             operands=(ctx, ins, outs),
             result_types=(result_types,),
             properties={"kernel": kernel},

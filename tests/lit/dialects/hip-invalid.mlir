@@ -2,25 +2,49 @@
 
 // Each case is IR that hip-ep would reject, one mistake away from valid IR.
 
-func.func @kernel_arity(%ctx: !hip.context, %a: memref<4xf32>) {
-  // expected-error @+1 {{'hip.add' op expects 2 ins operands, but got 1}}
-  hip.add(%ctx) ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)
+func.func @kernel_mixed_modes(%ctx: !hip.context, %a: memref<4xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'hip.add' op all data operands must be the same kind (all tensor or all memref)}}
+  hip.add(%ctx) ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%t : tensor<4xf32>)
   func.return
 }
 
 // -----
 
-func.func @kernel_arity_range(%ctx: !hip.context, %a: memref<4x4xf32>) {
-  // expected-error @+1 {{'hip.matmul' op expects 2 to 3 ins operands, but got 4}}
-  hip.matmul(%ctx) ins(%a, %a, %a, %a : memref<4x4xf32>, memref<4x4xf32>, memref<4x4xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
+func.func @tensor_kernel_without_result(%ctx: !hip.context, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'hip.silu' op tensor mode requires 1 result(s), got 0}}
+  "hip.silu"(%ctx, %t, %t) : (!hip.context, tensor<4xf32>, tensor<4xf32>) -> ()
   func.return
 }
 
 // -----
 
-func.func @kernel_two_outs(%ctx: !hip.context, %a: memref<8xf32>, %v: memref<4xf32>) {
-  // expected-error @+1 {{'hip.topk' op expects 2 outs operands, but got 1}}
-  hip.topk(%ctx) ins(%a : memref<8xf32>) outs(%v : memref<4xf32>) {k = 4 : i64}
+func.func @tensor_kernel_extra_result(%ctx: !hip.context, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'hip.sigmoid' op tensor mode requires 1 result(s), got 2}}
+  %r:2 = hip.sigmoid(%ctx) ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) : tensor<4xf32>, tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @memref_kernel_with_result(%ctx: !hip.context, %a: memref<4xf32>) {
+  // expected-error @+1 {{'hip.silu' op memref mode must have zero results, got 1}}
+  %r = "hip.silu"(%ctx, %a, %a) : (!hip.context, memref<4xf32>, memref<4xf32>) -> tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @kernel_scalar_operand(%ctx: !hip.context, %x: f32, %a: memref<4xf32>) {
+  // expected-error @+1 {{'hip.neg' op operand #1 must be ranked tensor or memref, but got 'f32'}}
+  hip.neg(%ctx) ins(%x : f32) outs(%a : memref<4xf32>)
+  func.return
+}
+
+// -----
+
+func.func @kernel_attribute_type(%ctx: !hip.context, %a: memref<4xf32>, %i: memref<1xi64>) {
+  // expected-error @+1 {{'hip.gather' op 1.000000e+00 : f32 should be of base attribute integer}}
+  hip.gather(%ctx) ins(%a, %i : memref<4xf32>, memref<1xi64>) outs(%a : memref<4xf32>) {axis = 1.0 : f32}
   func.return
 }
 
@@ -34,33 +58,99 @@ func.func @launch_without_outs(%ctx: !hip.context, %a: memref<4xf32>) {
 
 // -----
 
-func.func @kernel_ins_not_memref(%ctx: !hip.context, %a: memref<4xf32>, %t: tensor<4xf32>) {
-  // expected-error @+1 {{'hip.relu' op ins operand #0 must be a ranked memref, but got tensor<4xf32>}}
-  hip.relu(%ctx) ins(%t : tensor<4xf32>) outs(%a : memref<4xf32>)
+func.func @alloc_output_sizes(%ctx: !hip.context) {
+  // expected-error @+1 {{'hip.alloc_output' op expected 1 dynamic size operand(s), got 0}}
+  %o = hip.alloc_output(%ctx) {out_idx = 0 : i64} : memref<?x4xf16>
   func.return
 }
 
 // -----
 
-func.func @kernel_outs_unranked(%ctx: !hip.context, %a: memref<4xf32>, %u: memref<*xf32>) {
-  // expected-error @+1 {{'hip.exp' op outs operand #0 must be a ranked memref, but got memref<*xf32>}}
-  hip.exp(%ctx) ins(%a : memref<4xf32>) outs(%u : memref<*xf32>)
+func.func @readback_dim_result(%ctx: !hip.context, %s: memref<i32>) {
+  // expected-error @+1 {{'hip.readback_dim' op result #0 must be index, but got 'i32'}}
+  %n = hip.readback_dim(%ctx, %s : memref<i32>) -> i32
   func.return
 }
 
 // -----
 
-func.func @kernel_element_types(%ctx: !hip.context, %a: memref<4xf32>, %h: memref<4xf16>) {
-  // expected-error @+1 {{'hip.mul' op expects all ins and outs to have the same element type, but got f32 and f16}}
-  hip.mul(%ctx) ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%h : memref<4xf16>)
+func.func @readback_scalar_result(%ctx: !hip.context, %s: memref<i32>) {
+  // expected-error @+1 {{'hip.readback_scalar' op result #0 must be integer or floating-point or index, but got 'memref<i32>'}}
+  %v = hip.readback_scalar(%ctx, %s : memref<i32>) -> memref<i32>
   func.return
 }
 
 // -----
 
-func.func @compare_element_types(%ctx: !hip.context, %a: memref<4xf32>, %h: memref<4xf16>, %m: memref<4xi1>) {
-  // expected-error @+1 {{'hip.greater' op expects all ins to have the same element type, but got f32 and f16}}
-  hip.greater(%ctx) ins(%a, %h : memref<4xf32>, memref<4xf16>) outs(%m : memref<4xi1>)
+func.func @loop_carried_count(%ctx: !hip.context, %n: index, %v: memref<4xf32>) {
+  // expected-error @+1 {{'hip.loop' op num_loop_carried (2) must equal the v_init operand count (1)}}
+  hip.loop(%ctx, %n) iter_args(%v : memref<4xf32>) body @body {num_loop_carried = 2 : i32}
+  func.return
+}
+func.func private @body(!hip.context)
+
+// -----
+
+func.func @loop_tensor_results(%ctx: !hip.context, %n: index, %v: tensor<4xf32>) {
+  // expected-error @+1 {{'hip.loop' op tensor mode: num_loop_carried (1) must equal the result count (0)}}
+  hip.loop(%ctx, %n) iter_args(%v : tensor<4xf32>) body @body {num_loop_carried = 1 : i32}
+  func.return
+}
+func.func private @body(!hip.context)
+
+// -----
+
+func.func @loop_memref_results(%ctx: !hip.context, %n: index, %v: memref<4xf32>) {
+  // expected-error @+1 {{'hip.loop' op memref mode must have zero results, got 1}}
+  %r = "hip.loop"(%ctx, %n, %v) <{body_func = @body, num_loop_carried = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1, 0>}> : (!hip.context, index, memref<4xf32>) -> tensor<4xf32>
+  func.return
+}
+func.func private @body(!hip.context)
+
+// -----
+
+func.func @if_result_type(%ctx: !hip.context, %c: i1, %v: tensor<4xf32>) {
+  // expected-error @+1 {{'hip.if' op result type #0 (tensor<8xf32>) must match o_init type #0 (tensor<4xf32>)}}
+  %r = hip.if(%ctx, %c) outs(%v : tensor<4xf32>) -> (tensor<8xf32>) then @t else @e {num_outputs = 1 : i32}
+  func.return
+}
+
+// -----
+
+func.func @if_output_count(%ctx: !hip.context, %c: i1, %v: memref<4xf32>) {
+  // expected-error @+1 {{'hip.if' op num_outputs (0) must equal the o_init operand count (1)}}
+  hip.if(%ctx, %c) outs(%v : memref<4xf32>) then @t else @e {num_outputs = 0 : i32}
+  func.return
+}
+
+// -----
+
+func.func @yield_outside_outline(%t: tensor<4xf32>) {
+  // expected-error @+1 {{expects parent op 'hip.hipdnn_graph_outline'}}
+  hip.yield %t : tensor<4xf32>
+}
+
+// -----
+
+func.func @constant_size(%ctx: !hip.context) {
+  // expected-error @+1 {{'hip.constant' op external source byte size 12 does not match result byte size 16}}
+  %c = hip.constant {location = "w.bin", offset = 0 : i64, size = 12 : i64} : tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @constant_without_source() {
+  // expected-error @+1 {{'hip.constant' op requires exactly one source: `value`, complete file source, or complete memory source}}
+  %c = hip.constant : tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @constant_value_type() {
+  // expected-error @+1 {{'hip.constant' op inline `value` type tensor<2xf32> does not match result type tensor<4xf32>}}
+  %c = hip.constant {value = dense<1.0> : tensor<2xf32>} : tensor<4xf32>
   func.return
 }
 
@@ -68,7 +158,7 @@ func.func @compare_element_types(%ctx: !hip.context, %a: memref<4xf32>, %h: memr
 
 func.func @kernel_context(%x: index, %a: memref<4xf32>) {
   // expected-error @+1 {{'hip.silu' op operand #0 must be !hip.context, but got index}}
-  "hip.silu"(%x, %a, %a) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (index, memref<4xf32>, memref<4xf32>) -> ()
+  "hip.silu"(%x, %a, %a) : (index, memref<4xf32>, memref<4xf32>) -> ()
   func.return
 }
 
@@ -141,14 +231,6 @@ func.func @free_not_memref(%ctx: !hip.context, %n: index) {
 func.func @synchronize_context(%x: i32) {
   // expected-error @+1 {{'hip.synchronize' op operand #0 must be !hip.context, but got i32}}
   "hip.synchronize"(%x) : (i32) -> ()
-  func.return
-}
-
-// -----
-
-func.func @ins_types_count(%ctx: !hip.context, %a: memref<4xf32>) {
-  // expected-error @+1 {{'ins' has 2 operands but 1 types}}
-  hip.add(%ctx) ins(%a, %a : memref<4xf32>) outs(%a : memref<4xf32>)
   func.return
 }
 
