@@ -101,3 +101,5 @@ def test_run_pipeline_returns_the_plan_and_the_statistics():
     assert result.plans["step"].buffer("%tmp").kind == "device-only"
     counters = result.statistics["PoolAllocs"]
     assert counters["num-ops-added"] > 0
+    assert counters["num-buffers-pooled"] == 4
+    assert counters["pool-bytes"] == result.plans["step"].pool_size

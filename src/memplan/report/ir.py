@@ -13,6 +13,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from memplan.analysis.ordering import BlockOrdering, BufferInfo
 from memplan.diagnostics import location_of
 from memplan.interfaces import plannable_allocation
+from memplan.passes.base import record_statistic
 from memplan.report.model import BufferKind, DomainPlan, FunctionPlan, PlannedBuffer
 from memplan.report.recording import listening, record
 
@@ -96,12 +97,14 @@ def record_pool_plan(
     strategy: str,
 ) -> None:
     """Record the plan of `block` (see `memplan.report.recording`) when anyone
-    listens; a no-op otherwise.
+    listens, and count it in the running pass's statistics (`--mlir-pass-statistics`).
 
     Per pooled buffer, in program order: its `BufferInfo` (from `ordering`), its
     static byte size (None when dynamic), its constant offset (None when runtime
     SSA) and its domain; per domain, ``(static size, lower bound of the static
     buffers, dynamic slabs)``; `graph` is the conflict graph the plan obeys."""
+    record_statistic("num-buffers-pooled", len(infos), "Number of buffers placed in a pool")
+    record_statistic("pool-bytes", sum(p[0] for p in pools), "Bytes of the pools' static regions")
     if not listening():
         return
     names = unique_names([buffer_name(info.root) for info in infos])
