@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
@@ -42,10 +42,31 @@ class Diagnostic:
     severity: str  # "error", "warning", "remark" or "note"
     message: str
     location: Location | None = None
+    excerpt: str | None = None
+    """The source line and a caret under the column, as MLIR prints them below the
+    message; not part of what `--verify-diagnostics` matches."""
+    notes: tuple[Diagnostic, ...] = ()
+    """Attached notes (`see current operation: ...`), printed after it."""
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location is not None else ""
-        return f"{where}{self.severity}: {self.message}"
+        text = f"{where}{self.severity}: {self.message}"
+        if self.excerpt:
+            text += "\n" + self.excerpt
+        for note in self.notes:
+            text += "\n" + str(note)
+        return text
+
+    def with_source(self, text: str, file: str) -> Diagnostic:
+        """With the excerpt of `text` (the input named `file`) at the location."""
+        if self.excerpt is not None or self.location is None or self.location.file != file:
+            return self
+        lines = text.splitlines()
+        if not 1 <= self.location.line <= len(lines):
+            return self
+        source = lines[self.location.line - 1]
+        caret = " " * (self.location.column - 1) + "^"
+        return replace(self, excerpt=f"{source}\n{caret}")
 
 
 class UserError(Exception):
@@ -61,8 +82,10 @@ class UserError(Exception):
         self.message = message
         self.location = location if location is not None else location_of(op)
 
+    notes: tuple[Diagnostic, ...] = ()
+
     def diagnostic(self) -> Diagnostic:
-        return Diagnostic("error", self.message, self.location)
+        return Diagnostic("error", self.message, self.location, notes=self.notes)
 
 
 DiagnosticHandler = Callable[[Diagnostic], None]

@@ -64,12 +64,19 @@ def print_module(
     stream.write("\n")
 
 
-def print_mlir(op: Operation, *, generic: bool = False, keep_names: bool = False) -> str:
+def print_mlir(
+    op: Operation,
+    *,
+    generic: bool = False,
+    keep_names: bool = False,
+    names_from: Operation | None = None,
+) -> str:
     """`op` printed as MLIR prints it (aliases first for a module), without a
-    trailing newline."""
+    trailing newline; values named as in `names_from` when given (an ancestor)."""
     stream = io.StringIO()
     printer = MlirPrinter(stream=stream, print_generic_format=generic)
     printer.keep_names = keep_names
+    printer.names_from = names_from
     if isinstance(op, ModuleOp):
         printer.print_module(op)
     else:

@@ -297,6 +297,9 @@ class MlirNamingMixin(Printer):
     _depth: int = 0
     keep_names: bool = False
     """Print the source's value names (`name_hint`) where they exist."""
+    names_from: Operation | None = None
+    """Number values as in this enclosing op, so one op printed alone uses the
+    names it has in the whole (MLIR's `see current operation: %0 = ...(%arg0)`)."""
 
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         super().print_attr_dict(dict(sorted(attr_dict.items())))
@@ -354,7 +357,9 @@ class MlirNamingMixin(Printer):
     def print_op(self, op: Operation) -> None:
         if self._depth == 0:
             self._ssa = _SsaNames(
-                op, generic=self.print_generic_format, keep_names=self.keep_names
+                self.names_from or op,
+                generic=self.print_generic_format,
+                keep_names=self.keep_names,
             )
         self._depth += 1
         try:

@@ -21,6 +21,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 import memplan
 from memplan.context import make_context
+from memplan.interfaces import GraphRegions, get_interface
 from memplan.diagnostics import (
     Diagnostic,
     Location,
@@ -29,7 +30,7 @@ from memplan.diagnostics import (
     emit,
     location_of,
 )
-from memplan.printing import print_module
+from memplan.printing import print_mlir, print_module
 from memplan.passes.registry import PASSES, passes_by_name
 from memplan.tools.output import OutputError, write_output
 from memplan.tools.expected_diagnostics import check, collect_expectations
@@ -77,6 +78,9 @@ OPTIONS: tuple[Option, ...] = (
            choices=("all", "only-expected"), value_name="mode"),
     Option("allow-unregistered-dialect", "flag",
            "accept ops of dialects memplan does not know", default=False),
+    Option("allow-test-dialect", "flag", "load MLIR's test-dialect ops "
+           "(test.graph_region, test.side_effect_op, ...) for upstream's pass tests",
+           default=False),
     Option("verify-each", "flag", "verify the IR after every pass (default: true)",
            default=True),
     Option("keep-names", "flag", "print the source's SSA value names instead of "
@@ -184,8 +188,23 @@ def _verify(module: ModuleOp) -> None:
             message = str(error).strip() or type(error).__name__
             # Dialects often prefix the op already ("'hip.add' op ..."; xDSL "op ...").
             message = message.removeprefix(f"'{op.name}' op ").removeprefix("op ")
-            raise UserError(f"'{op.name}' op {message}", op=op) from None
+            failure = UserError(f"'{op.name}' op {message}", op=op)
+            failure.notes = (_current_operation_note(op, failure.location),)
+            raise failure from None
         _check_dominance(op, positions)
+
+
+def _current_operation_note(op: Operation, location: Location | None) -> Diagnostic:
+    """MLIR's `see current operation: ...`: the op as it is now, in generic form
+    (it may differ from the source after passes)."""
+    try:
+        root = op
+        while (parent := root.parent_op()) is not None:
+            root = parent
+        text = print_mlir(op, generic=True, names_from=root)
+    except Exception:  # an op too broken to print still gets its error
+        text = f'"{op.name}"(...)'
+    return Diagnostic("note", f"see current operation: {text}", location)
 
 
 def _check_dominance(op: Operation, positions: dict[Block, dict[Operation, int]]) -> None:
@@ -198,7 +217,10 @@ def _check_dominance(op: Operation, positions: dict[Block, dict[Operation, int]]
         region = block.parent if block is not None else None
         if block is None or region is None or len(region.blocks) != 1:
             continue  # several blocks: the CFG decides, not the order
-        if isinstance(region.parent, ModuleOp):
+        if isinstance(region.parent, ModuleOp) or (
+            region.parent is not None
+            and get_interface(region.parent, GraphRegions) is not None
+        ):
             continue  # a graph region
         user: Operation | None = op
         while user is not None and user.parent_block() is not block:
@@ -346,14 +368,24 @@ def _read_input(path: str) -> tuple[str, str]:
         except OSError as error:
             raise UserError(f"could not open input file '{path}': {error.strerror}") from None
         name = path
-    if b"\x00" in data:
-        raise UserError(f"'{name}' is a binary file, not MLIR text")
+    if (nul := data.find(b"\x00")) != -1:
+        raise UserError(
+            f"'{name}' is a binary file, not MLIR text (a NUL byte at offset {nul})",
+            location=_byte_location(data, nul, name),
+        )
     try:
         return data.decode("utf-8"), name
     except UnicodeDecodeError as error:
         raise UserError(
-            f"'{name}' is not UTF-8 text (invalid byte at offset {error.start})"
+            f"'{name}' is not UTF-8 text (invalid byte at offset {error.start})",
+            location=_byte_location(data, error.start, name),
         ) from None
+
+
+def _byte_location(data: bytes, offset: int, name: str) -> Location:
+    """The line and column of byte `offset`, columns counted in bytes as MLIR's."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    return Location(name, data.count(b"\n", 0, offset) + 1, offset - line_start + 1)
 
 
 def _write_output(path: str, text: str) -> None:
@@ -384,7 +416,10 @@ def run(argv: list[str]) -> int:
     if args.list_passes:
         sys.stdout.write(_list_passes())
         return 0
-    ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
+    ctx = make_context(
+        allow_unregistered=args.allow_unregistered_dialect,
+        test_dialect=args.allow_test_dialect,
+    )
     if args.show_dialects:
         sys.stdout.write(_show_dialects(ctx))
         return 0
@@ -432,10 +467,12 @@ def run(argv: list[str]) -> int:
                 only_expected=args.verify_diagnostics == "only-expected",
             )
             for problem in problems:
-                print(problem, file=sys.stderr)
+                print(problem.with_source(chunk.text, name), file=sys.stderr)
             failed |= bool(problems)
         else:
             for diagnostic in emitted:
+                if diagnostic.severity == "error":
+                    diagnostic = diagnostic.with_source(chunk.text, name)
                 print(diagnostic, file=sys.stderr)
             failed |= printed is None or any(d.severity == "error" for d in emitted)
         if printed is not None:

@@ -110,8 +110,8 @@ def parse_error_diagnostic(error: ParseError, text: str, name: str) -> Diagnosti
     summary = error.msg.strip()
     if not text[error.span.start :].strip():
         summary = f"unexpected end of input ({summary})" if summary else "unexpected end of input"
-    message = f"{summary}\n{source_line}\n{' ' * (col - 1)}{'^' * width}"
-    return Diagnostic("error", message, Location(name, line, col))
+    excerpt = f"{source_line}\n{' ' * (col - 1)}{'^' * width}"
+    return Diagnostic("error", summary, Location(name, line, col), excerpt=excerpt)
 
 
 def parse_module(ctx: Context, text: str, name: str) -> ModuleOp:

@@ -1,0 +1,3 @@
+// RUN: nothing here
+
+// only comments
