@@ -57,6 +57,30 @@ MEMPLAN_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "iree_encoding": _iree_encoding,
 }
 
+def _scf_mlir_syntax() -> Dialect:
+    from memplan.dialects.scf import ScfMlirSyntax
+
+    return ScfMlirSyntax
+
+
+def _arith_mlir() -> Dialect:
+    from memplan.dialects.arith import ArithMlir
+
+    return ArithMlir
+
+
+def _mlir_test() -> Dialect:
+    from memplan.dialects.mlir_test import MlirTest
+
+    return MlirTest
+
+
+TEST_DIALECTS: dict[str, Callable[[], Dialect]] = {"test": _mlir_test}
+"""MLIR's test ops (a superset of xDSL's `test` dialect), for memplan-opt's
+`--allow-test-dialect` only."""
+
 MLIR_SYNTAX_OVERRIDES: dict[str, Callable[[], Dialect]] = {
     "memref": _memref_mlir_syntax,
+    "arith": _arith_mlir,
+    "scf": _scf_mlir_syntax,
 }

@@ -78,6 +78,7 @@ from xdsl.traits import (
     IsTerminator,
     MemoryEffect,
     MemoryEffectKind,
+    NoMemoryEffect,
     OptionalSymbolOpInterface,
     Pure,
     ReturnLike,
@@ -1396,6 +1397,22 @@ class SCFUnreachableOp(IRDLOperation):
 
     message = opt_prop_def(StringAttr)
 
+    traits = traits_def(UTIL_PATTERNS)
+
+    assembly_format = "($message^)? attr-dict"
+
+
+@irdl_op_definition
+class UnreachableOp(IRDLOperation):
+    """`util.unreachable ("message")?` -- a terminator: control never reaches the
+    end of this block. No memory effect."""
+
+    name = "util.unreachable"
+
+    message = opt_prop_def(StringAttr)
+
+    traits = traits_def(NoMemoryEffect(), IsTerminator(), ReturnLike())
+
     assembly_format = "($message^)? attr-dict"
 
 
@@ -1414,6 +1431,7 @@ Util = Dialect(
         GlobalLoadIndirectOp,
         GlobalStoreIndirectOp,
         SCFUnreachableOp,
+        UnreachableOp,
     ],
     [
         InlineNeverAttr,

@@ -13,8 +13,10 @@ on the ops through `memplan.dialects.util.UTIL_PATTERNS`.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import SymbolRefAttr
-from xdsl.ir import Operation
+from xdsl.dialects import ub
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from memplan.analysis.globals import GlobalLoadInterface, GlobalStoreInterface
@@ -73,7 +75,84 @@ class EraseStoreOfLoadedValue(RewritePattern):
             rewriter.erase(op)
 
 
+def _in_scf_region(op: Operation) -> bool:
+    """Directly inside a region of an `scf` op: its blocks must end in `scf.yield`
+    (IREE asks for the parent's dialect the same way)."""
+    parent = op.parent_op()
+    return parent is not None and parent.dialect_name() == "scf"
+
+
+def _poison(rewriter: PatternRewriter, at: Operation, types) -> list[SSAValue]:
+    values = []
+    for type in types:
+        poison = ub.PoisonOp(type)
+        rewriter.insert_op(poison, InsertPoint.before(at))
+        values.append(poison.result)
+    return values
+
+
+class SCFUnreachableToTerminator(RewritePattern):
+    """Outside structured control flow, `util.scf.unreachable` ends its block as
+    `util.unreachable`: everything after it is dead (results become poison for
+    uses that escape the block)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: util.SCFUnreachableOp, rewriter: PatternRewriter, /):
+        if _in_scf_region(op):
+            return
+        dead = []
+        current = op.next_op
+        while current is not None:
+            dead.append(current)
+            current = current.next_op
+        for later in dead:
+            if later.results:
+                poisons = _poison(rewriter, op, later.result_types)
+                for old, new in zip(later.results, poisons):
+                    rewriter.replace_all_uses_with(old, new)
+        for later in reversed(dead):
+            rewriter.erase_op(later, safe_erase=False)
+        rewriter.replace_op(op, util.UnreachableOp.build(
+            properties={"message": op.message} if op.message is not None else {},
+            attributes=dict(op.attributes),
+        ))
+
+
+class SimplifySCFUnreachableInSCFRegion(RewritePattern):
+    """Inside structured control flow, what follows `util.scf.unreachable` up to the
+    terminator is erased and the terminator yields poison."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: util.SCFUnreachableOp, rewriter: PatternRewriter, /):
+        if not _in_scf_region(op):
+            return
+        block = op.parent
+        assert block is not None
+        terminator = block.last_op
+        if terminator is None or not terminator.has_trait(IsTerminator):
+            return
+        if terminator.operands and not all(
+            isinstance(v.owner, ub.PoisonOp) for v in terminator.operands
+        ):
+            poisons = _poison(rewriter, terminator, [v.type for v in terminator.operands])
+            for index, value in enumerate(poisons):
+                terminator.operands[index] = value
+            rewriter.notify_op_modified(terminator)
+        dead = []
+        current = op.next_op
+        while current is not None and current is not terminator:
+            if not isinstance(current, ub.PoisonOp):
+                dead.append(current)
+            current = current.next_op
+        for later in reversed(dead):
+            rewriter.erase_op(later, safe_erase=False)
+
+
 PATTERNS = {
     "util.initializer": (DropEmptyInitializer(),),
     "util.global.store": (EraseStoreOfLoadedValue(),),
+    "util.scf.unreachable": (
+        SCFUnreachableToTerminator(),
+        SimplifySCFUnreachableInSCFRegion(),
+    ),
 }
