@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"buffers: {total.buffers}")
     print(f"plans: {total.pipelines}")
     print(f"schedules: {total.schedules}")
+    print(f"checked without the interpreter: {total.checker_only}")
     print(f"violations: {total.violations}")
     for kind, number in sorted(kinds.items()):
         print(f"  {kind}: {number}")

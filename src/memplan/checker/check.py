@@ -99,7 +99,7 @@ class _Checker:
                     "reuse merged two buffers into it)")
         else:
             what = (f"overlapping bytes of {b.name()} and {a.name()} "
-                    f"(both in {value_name(a.root)})")
+                    f"(both in {value_name(a.root) if a.root is b.root else a.where()})")
         self.violations.append(Violation(
             later.op, earlier.op,
             f"unordered accesses to {what}: {later.describe()} and {earlier.describe()}; {why}",
@@ -229,7 +229,7 @@ class _Checker:
                         other.accesses[0].op if other.accesses else escaping.escapes_at,
                         f"{escaping.name()} escapes to '{escaping.escapes_at.name}' at "
                         f"{location_of(escaping.escapes_at)}, which may access it at any "
-                        f"time, but shares bytes of {value_name(a.root)} with "
+                        f"time, but shares bytes of {a.where()} with "
                         f"{other.name()}",
                     ))
                 return
@@ -470,7 +470,8 @@ def _own_summaries(fn: Function) -> list[tuple[object, int, CallSummary]]:
             any(a.write and a.stream is None for a in accesses),
             any(not a.write and a.stream is not None for a in accesses),
             any(a.write and a.stream is not None for a in accesses),
-            f"the context memory '@{_symbol(fn.function)}' uses",
+            f"@{_symbol(fn.function)}'s "
+            f"'{getattr(identity[0], 'name', identity[0])}'",  # type: ignore[index]
         )))
     return found
 

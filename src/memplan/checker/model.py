@@ -81,6 +81,20 @@ def _type_range(t: MemRefType) -> tuple[Expr, Expr | None]:
     return Expr(offset * width), Expr((offset + extent) * width)
 
 
+def _hull(lo: Expr | None, hi: Expr | None, lo2: Expr | None,
+          hi2: Expr | None) -> tuple[Expr | None, Expr | None]:
+    """The smallest range known to hold both (None: not known, as in `Buffer`)."""
+    if lo is None or lo2 is None:
+        return None, None
+    low = lo if (lo2 - lo).nonnegative() else lo2 if (lo - lo2).nonnegative() else None
+    if low is None:
+        return None, None
+    if hi is None or hi2 is None:
+        return low, None
+    high = hi if (hi - hi2).nonnegative() else hi2 if (hi2 - hi).nonnegative() else None
+    return low, high
+
+
 @dataclass(eq=False)
 class Buffer:
     """A logical buffer: a root, or a buffer a placing view put into a root."""
@@ -101,6 +115,13 @@ class Buffer:
 
     def name(self) -> str:
         return self.label or value_name(self.head)
+
+    def where(self) -> str:
+        """What its bytes are part of: its root, or context memory on a context."""
+        if isinstance(self.group, tuple):
+            (kind, _), context = self.group
+            return f"the '{getattr(kind, 'name', kind)}' of {value_name(context)}"
+        return value_name(self.root)
 
 
 @dataclass(eq=False)
@@ -237,8 +258,11 @@ class Function:
             self.buffers.append(new)
             self.values[result] = _Value(new, base, lo, hi)
         else:
-            # A view of a buffer's own contents (a part, a new shape, a re-layout).
+            # A view of a buffer's own contents (a part, a new shape, a re-layout);
+            # a re-layout may reach past the bytes its source names, and the buffer
+            # then spans those too.
             self.values[result] = _Value(buffer, base, lo, hi)
+            buffer.lo, buffer.hi = _hull(buffer.lo, buffer.hi, lo, hi)
         for r in op.results[1:]:
             self._root(r, path)
 

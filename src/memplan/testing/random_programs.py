@@ -28,13 +28,20 @@ __all__ = ["Choices", "HypothesisChoices", "Program", "RandomChoices", "generate
 
 T = TypeVar("T")
 
-_ELEMENTS = ("f32", "f32", "f16", "i32", "i64")
-_SIZES = (1, 2, 4, 8, 16, 32)
+_ELEMENTS = ("f32", "f32", "f16", "i32", "i64", "i24", "i33", "index")
+"""Element types of buffers: odd integer widths (`i24` takes 4 bytes, `i33` 8: the
+data layout's alloc size, not ceil(bits / 8)) and `index` among them."""
+_HOST_FED = ("i64", "i32", "f32", "i24", "i33", "i17", "index")
+"""Element types of host-fed buffers (the integer ones go to host scratch)."""
+_SIZES = (1, 2, 4, 8, 16, 32, 70)
+"""Static element counts; 70 x i24 (280 bytes, 210 at ceil(bits / 8)) crosses the
+pool's 256-byte alignment only when sized right."""
 _UNARY = ("relu", "exp", "neg", "abs", "silu", "copy", "softmax", "tanh")
 _BINARY = ("add", "sub", "mul", "max")
 _STATEMENTS = (
-    (6, "alloc"), (8, "host_init"), (31, "kernel"), (12, "host_load"), (12, "host_store"),
-    (5, "host_copy"), (8, "view"), (5, "sync"), (7, "loop"), (6, "branch"),
+    (6, "alloc"), (8, "host_init"), (25, "kernel"), (11, "host_load"), (11, "host_store"),
+    (5, "host_copy"), (7, "view"), (5, "sync"), (6, "loop"), (5, "branch"),
+    (4, "while_loop"), (1, "deferred"), (6, "call"),
 )
 """Statement kinds and their weights out of 100."""
 _DYNAMIC = 4
@@ -122,6 +129,9 @@ class Program:
     text: str
     buffers: int
     """Allocations in the program."""
+    interpretable: bool = True
+    """False when it holds an op the interpreter cannot run (a region op that does
+    not declare that it runs inline): then only the plan checker judges it."""
 
 
 class _Generator:
@@ -137,6 +147,10 @@ class _Generator:
         self.indent = 1
         self.host_accessed: set[int] = set()
         self.values: list[tuple[str, str]] = []  # (ssa name, element type) loaded values
+        self.helpers: list[str] = []
+        """Functions `@main` calls, each taking host scratch's candidates of its own."""
+        self.interpretable = True
+        self.deferred_depth = 0
 
     # ---------------------------------------------------------------- helpers
 
@@ -325,8 +339,8 @@ class _Generator:
     def host_init(self) -> None:
         """A fresh buffer the host fills element by element (the seed's host-fed
         buffers), with values no other buffer holds."""
-        element = self.c.choice(("i64", "i32", "f32"))
-        size = self.c.choice((1, 2, 4, 32))
+        element = self.c.choice(_HOST_FED)
+        size = self.c.choice((1, 2, 4, 9, 15, 32))  # 9 and 15 x i33 pass 64 bytes
         buffer = _Buffer(self.fresh("fed"), element, size)
         self.allocations += 1
         self.emit(f"{buffer.name} = memref.alloc() : {buffer.type}")
@@ -394,6 +408,112 @@ class _Generator:
         )
         self._keep_pending(entry)
 
+    def while_loop(self, depth: int) -> None:
+        """`scf.while`: a condition region and a body, both run once per iteration
+        (the condition once more), each with statements of its own."""
+        before, after, bound = self.fresh("i"), self.fresh("j"), self.c.integer(1, 3)
+        more, result, step = self.fresh("more"), self.fresh("w"), self.fresh("next")
+        self.emit(f"{result} = scf.while ({before} = {self.index(0)}) : (index) -> index {{")
+        entry = self.state.copy()
+        self.indent += 1
+        self.emit(f"{more} = arith.cmpi slt, {before}, {self.index(bound)} : index")
+        self.indent -= 1
+        self.nested(depth, loop=True)
+        # The checker does not count a synchronize of one region for another.
+        self._keep_pending(entry)
+        condition = self.state.copy()
+        self.indent += 1
+        self.emit(f"scf.condition({more}) {before} : index")
+        self.indent -= 1
+        self.emit("} do {")
+        self.emit(f"^bb0({after}: index):")
+        self.nested(depth, loop=True)
+        self.indent += 1
+        if self.state.device_reads or self.state.device_writes:
+            # The condition of the next iteration meets this body's kernels.
+            self.sync()
+        self.emit(f"{step} = arith.addi {after}, {self.index(1)} : index")
+        self.emit(f"scf.yield {step} : index")
+        self.indent -= 1
+        self.emit("}")
+        # The loop leaves after its condition region: what that left pending stays.
+        self.state.initialized |= condition.initialized
+        self.state.device_reads |= condition.device_reads
+        self.state.device_writes |= condition.device_writes
+        self._keep_pending(entry)
+
+    def deferred(self, depth: int) -> None:
+        """An op with a region that does not say it runs it inline on the host (it may
+        run it later, elsewhere): the planners must keep what it uses to itself. The
+        interpreter cannot run it, so such a program is judged by the checker alone."""
+        if self.deferred_depth:
+            return
+        self.interpretable = False
+        self.deferred_depth += 1
+        entry = self.state.copy()
+        self.emit('"fuzz.deferred"() ({')
+        self.nested(depth, loop=True)
+        self._keep_pending(entry)  # its synchronizes may run at any time
+        self.indent += 1
+        self.emit('"fuzz.end"() : () -> ()')
+        self.indent -= 1
+        self.emit("}) : () -> ()")
+        # Not the last op of a block: a parser takes an unregistered last op for the
+        # block's terminator.
+        self.emit(f"{self.fresh('after')} = arith.constant 0 : index")
+        self.deferred_depth -= 1
+
+    def call(self) -> None:
+        """A call of a helper that feeds a scalar of its own to a kernel writing one
+        of this function's buffers: the helper's host-fed buffer and the caller's
+        would share the context's one host scratch."""
+        roots = [b for b in self.buffers() if b.root is None and not b.name.startswith("%in")]
+        if not roots or self.deferred_depth:
+            # (an unregistered op counts as a symbol table: the callee would not resolve)
+            return
+        out = self.c.choice(roots)
+        name = f"@helper{len(self.helpers)}"
+        element = self.c.choice(("i64", "i24", "i33", "index"))
+        size = self.c.choice((1, 2, 9))
+        t = f"memref<{size}x{element}>"
+        stores = "\n".join(
+            f"  memref.store %k, %h[%c{i}] : {t}" for i in range(min(size, 2)))
+        constants = "\n".join(f"  %c{i} = arith.constant {i} : index" for i in range(min(size, 2)))
+        self.helpers.append(
+            f"func.func {name}(%ctx: !hip.context, %out: {out.type}) {{\n"
+            f"{constants}\n"
+            f"  %h = memref.alloc() : {t}\n"
+            f"  %k = arith.constant {self.c.integer(1, 99)} : {element}\n"
+            f"{stores}\n"
+            f"  hip.launch @helper_kernel(%ctx) ins(%h : {t}) outs(%out : {out.type})\n"
+            f"  memref.dealloc %h : {t}\n"
+            "  return\n}\n"
+        )
+        self.host_access(out, write=True)  # a kernel will write it: none may be pending
+        for _ in range(self.c.integer(1, 2)):
+            self.emit(f"func.call {name}(%ctx, {out.name}) : (!hip.context, {out.type}) -> ()")
+        self.device_write(out)
+
+    def scratch_chain(self) -> None:
+        """Host scratch the function already takes, used through a chain of views that
+        reaches past its first view (a reinterpret_cast of a 1 x i64 view to 9 x i64,
+        72 bytes): new host scalars must go after all of it."""
+        scratch, first, chain = self.fresh("scratch"), self.fresh("sview"), self.fresh("schain")
+        self.emit(f"{scratch} = hip.get_host_scratch(%ctx, {self.index(128)}) : memref<?xi8>")
+        self.emit(f"{first} = memref.view {scratch}[{self.index(0)}][] : memref<?xi8> to memref<1xi64>")
+        self.emit(f"{chain} = memref.reinterpret_cast {first} to offset: [0], sizes: [9], "
+                  "strides: [1] : memref<1xi64> to memref<9xi64>")
+        buffer = _Buffer(chain, "i64", 9)
+        self.scopes[-1].append(buffer)
+        value = self.fresh("k")
+        self.emit(f"{value} = arith.constant {self.c.integer(1, 99)} : i64")
+        iv = self.fresh("i")
+        self.emit(f"scf.for {iv} = {self.index(0)} to {self.index(9)} step {self.index(1)} {{")
+        self.emit(f"  memref.store {value}, {chain}[{iv}] : memref<9xi64>")
+        self.emit("}")
+        self.host_accessed.add(id(buffer))
+        self.state.initialized.add(id(buffer))
+
     def nested(self, depth: int, loop: bool) -> None:
         self.indent += 1
         self.scopes.append([])
@@ -422,7 +542,7 @@ class _Generator:
             if roll < weight:
                 break
             roll -= weight
-        if name in ("loop", "branch"):
+        if name in ("loop", "branch", "while_loop", "deferred"):
             if depth < 2:
                 getattr(self, name)(depth)
             return
@@ -435,6 +555,8 @@ class _Generator:
         for buffer in inputs:
             self.scopes[0].append(buffer)
             self.state.initialized.add(id(buffer))
+        if self.c.chance(25):
+            self.scratch_chain()
         for _ in range(self.c.integer(3, self.max_ops)):
             self.statement(0)
         roots = [b for b in self.scopes[0] if b.root is None and b not in inputs
@@ -448,7 +570,8 @@ class _Generator:
         header = f"func.func @main({args}) -> ({results}) {{"
         body = self.preamble + self.lines
         ret = ("  return " + ", ".join(b.name for b in returned) + " : " + results) if returned else "  return"
-        return Program("\n".join([header, *body, ret, "}"]) + "\n", self.allocations)
+        main = "\n".join([header, *body, ret, "}"]) + "\n"
+        return Program("".join(self.helpers) + main, self.allocations, self.interpretable)
 
 
 def generate(choices: Choices, max_ops: int = 14) -> Program:
