@@ -1,35 +1,47 @@
-"""`pool-allocs`: place every poolable buffer of a function at an offset in one pool.
+"""`pool-allocs` and `hip-pool-allocs`: every poolable buffer of a function at an
+offset in one pool per dominance domain.
 
-hip-ep's `hip-pool-allocs`, planned under the host/device execution model. In each
+hip-ep's `hip-pool-allocs` (its design `pool-allocs-memory-planning.md` and the
+runtime contract), planned under the host/device execution model. In each
 single-block function whose argument 0 is a `!hip.context`, every used plannable
 allocation (`PlannableAllocation`) that may live in device memory the runtime owns
 becomes a `memref.view` into `hip.get_pool(%ctx, %size)` at a planned byte offset,
 and its frees are erased.
 
 Which buffers may overlap is the ordering analysis' conflict graph
-(`BlockOrdering.conflict_graph`, DESIGN.md section 2), never intervals in program order:
-a buffer the host writes while a kernel enqueued earlier may still read another
-buffer's bytes is kept apart from it, and shares them after a synchronize. The
-offsets come from `memplan.planning` (`greedy`, `best` or `exact`), which validates
-every plan. The graph is built once, as neighbour arrays, split by group with numpy
-and handed to the planner as it is (`Problem.from_neighbours`).
+(`BlockOrdering.conflict_graph`, DESIGN.md section 2): a buffer the host writes while
+a kernel enqueued earlier may still read another buffer's bytes is kept apart from
+it, and shares them after a synchronize. `live-from-allocation` adds hip-ep's own
+rule on top (two buffers whose [allocation, last use] intervals in program order
+overlap never share), so its plans are never denser than hip-ep's.
 
-Left out of the pool (with a remark under `debug`): buffers that escape, buffers the
-function returns (the next invocation reuses the pool while the caller may still read
-them), buffers outside the default memory space, element types of unknown size, and
-layouts that are not static strided ones. A static strided layout is placed as its
-contiguous span and reinterpreted.
+Layout of a domain, as hip-ep lays it out:
 
-Static buffers share one static region at the start of domain 0. Dynamic buffers go
-into *slabs* after the static region of a domain; buffers share a slab only when their
-byte sizes are the same static factor times SSA-identical size operands, and the
-ordering analysis lets them. A slab's offset is runtime SSA (arith ops from the static
-region size and the earlier slabs' sizes). A pool is created before the first buffer
-it holds, so its size must be computable there: a dynamic buffer whose size is defined
-after that point opens another pool domain (`domain_id` 1, 2, ...).
+- static buffers share a *static prefix*, planned by `memplan.planning` on their
+  conflict graph (`best-fit` is hip-ep's largest-first best-fit gap placement);
+- a dynamic buffer of byte size `factor * F`, F the product of its size operands,
+  is a *group* of its own (`lifetime-only`, the default) placed at a slab's base;
+  groups whose members never conflict share a *slab* (first fit), whose width is the
+  runtime maximum (`arith.maxui`) of their footprints, rounded up to the alignment
+  when that is not known to be a multiple of it. With `lifetime-only=false`, the
+  alignment-multiple buffers of SSA-identical size operands form one group packed
+  in units of F, and the others go into *buckets* of equal size, one bin (first fit)
+  per set of buffers that may share.
+- the pool's size is the static prefix plus the slab widths plus each bucket's
+  bins; slab offsets are runtime SSA.
 
-The plan is recorded for the runtime as hip-ep records it (DESIGN.md section 4); see
-`plan_attributes`. Docs: docs/design/pool-allocs.md.
+A pool is created before the first buffer it holds, so its size may use only values
+defined before that point: a buffer joins the earliest domain whose first buffer
+comes after its sizes are defined, else it opens a new domain (`domain_id` 1, 2, ...).
+The size arithmetic is folded as MLIR's `createOrFold` would (`x * 1`, `x + 0`), and
+what ends up unused is not emitted.
+
+The plan is recorded for the runtime as hip-ep records it (`plan_attributes`).
+The two names differ in their defaults only (`HipPoolAllocs`): `hip-pool-allocs`
+keeps hip-ep's contract (returned buffers pooled, since its pipeline has already
+made every graph output a `hip.alloc_output`; hip-ep's placement and intervals);
+memplan's `pool-allocs` leaves returned buffers out and plans on the ordering rules
+alone. Docs: docs/design/pool-allocs.md.
 """
 
 from __future__ import annotations
@@ -42,7 +54,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    DenseArrayBase,
+    ArrayAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -54,8 +66,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from memplan.analysis.aliasing import element_bytes
+from memplan.analysis.data_layout import alloc_size
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
+from memplan.diagnostics import remark
 from memplan.dialects.hip import ContextType, GetPoolOp
 from memplan.interfaces import plannable_allocation
 from memplan.passes.base import MemplanPass
@@ -66,36 +79,52 @@ from memplan.passes.common import (
     nested_ops,
     runtime_context,
 )
-from memplan.planning import Buffer, Plan, Problem, best, exact, greedy
-from memplan.planning.problem import align_up
+from memplan.planning import STRATEGIES as PLANNERS
+from memplan.planning import Buffer, Plan, Problem
+from memplan.planning.problem import align_up, check_alignment
+from memplan.progress import planning_progress
+from memplan.report.ir import kept_apart, record_pool_plan
+from memplan.report.recording import listening, plan_report
 
 __all__ = [
     "DEFAULT_ALIGNMENT",
+    "DOMAIN_ADVISORY_THRESHOLD",
     "STRATEGIES",
+    "Bucket",
     "DomainLayout",
+    "Group",
+    "HipPoolAllocs",
     "PoolAllocs",
-    "Slab",
     "check_options",
+    "first_fit",
     "group_conflicts",
+    "interval_conflicts",
     "plan_attributes",
     "plan_offsets",
     "split_domains",
+    "union_graphs",
 ]
 
 DEFAULT_ALIGNMENT = 256
 """Byte alignment of every offset in the pool, as in hip-ep."""
 
-STRATEGIES = ("greedy", "best", "exact")
+STRATEGIES = (*PLANNERS, "best-fit")
+"""Offset planners: memplan's three (memplan.planning) and hip-ep's placement
+(largest first, each into the smallest gap between the placed buffers it conflicts
+with, program order on ties)."""
+
+DOMAIN_ADVISORY_THRESHOLD = 8
+"""Above this many domains in one function a remark says that size arithmetic was
+probably not hoisted (hip-ep's advisory); the plan is made all the same."""
 
 _ATTRIBUTE_PREFIX = "hipdnn."
 
 
 def check_options(alignment: int, strategy: str, time_limit: float = 1.0) -> None:
     """A `ValueError` naming the fault unless `alignment` is a positive power of two
-    (hip-ep's rule), `strategy` one of `STRATEGIES` and `time_limit` a positive
-    number of seconds."""
-    if isinstance(alignment, bool) or alignment <= 0 or alignment & (alignment - 1):
-        raise ValueError(f"alignment must be a positive power of two, got {alignment}")
+    (hip-ep's rule, in its words), `strategy` one of `STRATEGIES` and `time_limit` a
+    positive number of seconds."""
+    check_alignment(alignment)
     _check_strategy(strategy)
     if (
         isinstance(time_limit, bool)
@@ -123,19 +152,29 @@ def split_domains(positions: Sequence[int], ready: Sequence[int]) -> list[int]:
     entry). A domain's pool is created just before its first buffer (its *anchor*), so
     a buffer joins the earliest domain anchored after its size is ready; when none
     is, it opens a new domain anchored at itself. Static buffers therefore all go to
-    domain 0, whose pool is created before the first buffer of all.
+    domain 0, whose pool is created before the first buffer of all. (hip-ep tries the
+    latest domain first; the earliest gives static buffers one shared prefix.)
+    Anchors increase, so the earliest is found by bisection.
     """
     anchors: list[int] = []
     domains: list[int] = []
     for position, needs in zip(positions, ready, strict=True):
-        for domain, anchor in enumerate(anchors):
-            if needs < anchor:
-                domains.append(domain)
-                break
-        else:
+        domain = _first_above(anchors, needs)
+        if domain == len(anchors):
             anchors.append(position)
-            domains.append(len(anchors) - 1)
+        domains.append(domain)
     return domains
+
+
+def _first_above(values: list[int], threshold: int) -> int:
+    lo, hi = 0, len(values)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] > threshold:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def group_conflicts(
@@ -171,6 +210,39 @@ def group_conflicts(
     return groups
 
 
+def interval_conflicts(starts: Sequence[int], ends: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """Neighbour arrays of the buffers whose closed intervals `[start, end]` in
+    program order overlap (hip-ep's lifetimes: allocation to last use), by the
+    planner's interval sweep."""
+    buffers = [Buffer(str(i), 1, s, max(s, e) + 1) for i, (s, e) in enumerate(zip(starts, ends))]
+    return Problem(buffers).neighbours
+
+
+def union_graphs(
+    a: Sequence[np.ndarray], b: Sequence[np.ndarray]
+) -> tuple[np.ndarray, ...]:
+    """The neighbour arrays of the union of two graphs on the same nodes."""
+    return tuple(np.union1d(x, y).astype(np.int64) for x, y in zip(a, b, strict=True))
+
+
+def first_fit(items: Sequence[Sequence[int]], neighbours: Sequence[np.ndarray]) -> list[int]:
+    """The bin of each item (a set of nodes), in order: the lowest bin holding no
+    neighbour of any of its nodes, else a new one. Linear in the items' edges."""
+    bin_of = np.full(len(neighbours), -1, dtype=np.int64)
+    bins: list[int] = []
+    count = 0
+    for nodes in items:
+        taken: set[int] = set()
+        for node in nodes:
+            around = bin_of[neighbours[node]]
+            taken.update(around[around >= 0].tolist())
+        chosen = next(b for b in range(count + 1) if b not in taken)
+        count = max(count, chosen + 1)
+        bin_of[list(nodes)] = chosen
+        bins.append(chosen)
+    return bins
+
+
 def plan_offsets(
     sizes: Sequence[int],
     alignments: Sequence[int],
@@ -182,78 +254,224 @@ def plan_offsets(
 ) -> Plan:
     """Offsets for buffers of the given sizes under a conflict graph, given as index
     pairs or (cheaper for large graphs) as sorted neighbour arrays, by the named
-    planner strategy; every strategy validates its plan."""
+    strategy (`STRATEGIES`); every strategy validates its plan."""
     _check_strategy(strategy)
     buffers = [Buffer(str(i), s, alignment=a) for i, (s, a) in enumerate(zip(sizes, alignments))]
     if neighbours is not None:
         problem = Problem.from_neighbours(buffers, neighbours)
     else:
         problem = Problem(buffers, conflicts=conflicts if conflicts is not None else ())
-    if strategy == "best":
-        return best(problem, time_limit=time_limit)
-    if strategy == "exact":
-        return exact(problem, time_limit=time_limit)
-    return greedy(problem)
+    if strategy == "best-fit":
+        return PLANNERS["greedy"](problem, order="size")
+    limit = None if strategy == "greedy" else time_limit
+    with planning_progress(f"{strategy}: {len(buffers)} buffers", limit) as progress:
+        return PLANNERS[strategy](problem, time_limit=time_limit, progress=progress)
+
+
+def _lower_bound(sizes: Sequence[int], neighbours: Sequence[np.ndarray]) -> int:
+    """The planner's lower bound for buffers of `sizes` under the conflict graph."""
+    if not sizes:
+        return 0
+    buffers = [Buffer(str(i), s) for i, s in enumerate(sizes)]
+    return Problem.from_neighbours(buffers, neighbours).lower_bound()
 
 
 @dataclass
-class Slab:
-    """Bytes after a domain's static region, `factor` times the product of `sizes`
-    (SSA values), shared by `members` (buffer numbers), which never conflict."""
+class Group:
+    """Dynamic buffers of one runtime factor F (the product of `operands`) planned
+    together: member k at `units[k] * F` bytes from its slab's base; the group
+    spans `span * F` bytes."""
+
+    operands: tuple[SSAValue, ...]
+    members: list[int]
+    units: list[int]
+    span: int
+
+
+@dataclass
+class Bucket:
+    """Dynamic buffers of `factor * F` bytes, F the product of `operands`, whose
+    factor is no multiple of the alignment (`lifetime-only=false`): bin k holds
+    buffers that may share, at `k * align_up(factor * F)` from the bucket's base."""
 
     factor: int
-    sizes: tuple[SSAValue, ...]
-    members: list[int] = field(default_factory=list)
+    operands: tuple[SSAValue, ...]
+    bins: list[list[int]] = field(default_factory=list)
 
 
 @dataclass
 class DomainLayout:
-    """One pool: its static region (offsets of static buffers inside it), then slabs."""
+    """One pool: its static prefix (offsets of static buffers inside it), then the
+    slabs, then the buckets. Buffers are numbered over the function."""
 
     alignment: int
-    """What the static region's size and every slab's bytes are rounded up to."""
+    """What the static prefix's size, the slab widths and the bucket bins are
+    rounded up to (the pass's alignment, or more when a dynamic buffer asks)."""
     static_size: int = 0
-    """Bytes of the static region, aligned up: where the first slab starts."""
-    lower_bound: int = 0
     static_offsets: dict[int, int] = field(default_factory=dict)
-    """Buffer number -> byte offset, for the static buffers of the domain."""
-    slabs: list[Slab] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    slabs: list[list[int]] = field(default_factory=list)
+    """Group indices per slab; a slab's groups never conflict and share its base."""
+    buckets: list[Bucket] = field(default_factory=list)
+    static_lower_bound: int = 0
+    dynamic_lower_bound: int = 0
+    """In units of F (meaningful when every group shares one F)."""
+    minimum_bins: int = 0
 
-    def constant_offset(self, buffer: int) -> int | None:
-        """The buffer's byte offset when it is known before run time: a static
-        buffer's, or the static region's size for the first slab; else None."""
-        if buffer in self.static_offsets:
-            return self.static_offsets[buffer]
-        if self.slabs and buffer in self.slabs[0].members:
-            return self.static_size
-        return None
+    def slab_span(self, slab: Sequence[int]) -> int:
+        return max(self.groups[g].span for g in slab)
+
+    def slab_needs_rounding(self, slab: Sequence[int]) -> bool:
+        """Whether the slab's width is not known to be a multiple of the alignment:
+        with one F for all its groups, when the largest span is not; else when any
+        span is not."""
+        first = self.groups[slab[0]].operands
+        if all(self.groups[g].operands == first for g in slab):
+            return self.slab_span(slab) % self.alignment != 0
+        return any(self.groups[g].span % self.alignment for g in slab)
+
+    def report(self) -> str:
+        """hip-ep's fragmentation figures: each part of the footprint against its
+        lower bound."""
+        text = (
+            f"static {self.static_size}/{self.static_lower_bound} B "
+            f"({self.static_size - self.static_lower_bound} frag); "
+        )
+        units = sum(self.slab_span(s) for s in self.slabs)
+        single = len({g.operands for g in self.groups}) <= 1
+        if single and not any(self.slab_needs_rounding(s) for s in self.slabs):
+            lb = self.dynamic_lower_bound
+            text += f"dyn-pool {units}/{lb} units ({units - lb} frag); "
+        elif not single:
+            text += "dyn-pool coefficient unavailable (mixed runtime factors); "
+        else:
+            text += "dyn-pool coefficient unavailable (runtime alignment); "
+        bins = sum(len(b.bins) for b in self.buckets)
+        return (
+            text + f"small-buckets {bins}/{self.minimum_bins} bins "
+            f"({bins - self.minimum_bins} excess)"
+        )
 
 
 def plan_attributes(
-    layouts: Sequence[DomainLayout], domains: Sequence[int]
+    offsets: Sequence[int | None], domains: Sequence[int], static_sizes: Sequence[int]
 ) -> dict[str, Attribute]:
-    """The plan as hip-ep's runtime reads it (DESIGN.md section 4), buffers numbered
-    in program order:
+    """The plan as hip-ep's code generator reads it (DESIGN.md section 4), buffers
+    numbered in program order:
 
-    - `hipdnn.pool_size` (i64): the static region of domain 0, in bytes;
+    - `hipdnn.pool_size` (i64): the static prefix of domain 0, in bytes;
     - `hipdnn.buffer_count` (i64): the number of pooled buffers;
-    - `hipdnn.buffer_offsets` (`array<i64>`): each buffer's byte offset in its
-      domain's pool, -1 when the offset is runtime SSA (a slab after the first);
+    - `hipdnn.buffer_offsets` (array of i64): each buffer's byte offset in its
+      domain's pool, -1 when the offset is runtime SSA (`offsets[i]` None);
     - with more than one domain, also `hipdnn.domain_count` (i64),
-      `hipdnn.pool_sizes` (`array<i64>`, each domain's static region) and
-      `hipdnn.buffer_domains` (`array<i64>`).
+      `hipdnn.pool_sizes` (each domain's static prefix) and `hipdnn.buffer_domains`.
     """
-    offsets = [layouts[d].constant_offset(b) for b, d in enumerate(domains)]
+
+    def integers(values: Iterable[int]) -> ArrayAttr:
+        return ArrayAttr([IntegerAttr(v, i64) for v in values])
+
     attributes: dict[str, Attribute] = {
-        "pool_size": IntegerAttr(layouts[0].static_size if layouts else 0, i64),
-        "buffer_count": IntegerAttr(len(domains), i64),
-        "buffer_offsets": DenseArrayBase.from_list(i64, [-1 if o is None else o for o in offsets]),
+        "pool_size": IntegerAttr(static_sizes[0] if static_sizes else 0, i64),
+        "buffer_count": IntegerAttr(len(offsets), i64),
+        "buffer_offsets": integers(-1 if o is None else o for o in offsets),
     }
-    if len(layouts) > 1:
-        attributes["domain_count"] = IntegerAttr(len(layouts), i64)
-        attributes["pool_sizes"] = DenseArrayBase.from_list(i64, [x.static_size for x in layouts])
-        attributes["buffer_domains"] = DenseArrayBase.from_list(i64, list(domains))
+    if len(static_sizes) > 1:
+        attributes["domain_count"] = IntegerAttr(len(static_sizes), i64)
+        attributes["pool_sizes"] = integers(static_sizes)
+        attributes["buffer_domains"] = integers(domains)
     return {_ATTRIBUTE_PREFIX + k: v for k, v in attributes.items()}
+
+
+# ----------------------------------------------------------------- index arithmetic
+
+
+class _Emitter:
+    """Index arithmetic built as MLIR's `createOrFold` builds it: constants fold,
+    `x * 1`, `x + 0`, `max(x, x)` and `x / 1` are `x`, a constant operand goes on
+    the right. `ops` are the new ops in order; `prune` erases the unused ones."""
+
+    def __init__(self) -> None:
+        self.ops: list[Operation] = []
+
+    def add(self, op: Operation) -> SSAValue:
+        self.ops.append(op)
+        return op.results[0]
+
+    def constant(self, value: int) -> SSAValue:
+        return self.add(arith.ConstantOp.from_int_and_width(value, IndexType()))
+
+    @staticmethod
+    def value_of(value: SSAValue) -> int | None:
+        """The value of an integer `arith.constant`, else None."""
+        op = value.owner
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+            return op.value.value.data
+        return None
+
+    def _binary(self, kind: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
+        if self.value_of(a) is not None and self.value_of(b) is None:
+            a, b = b, a
+        return self.add(kind(a, b))
+
+    def muli(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        x, y = self.value_of(a), self.value_of(b)
+        if x is not None and y is not None:
+            return self.constant(x * y)
+        if 0 in (x, y):
+            return self.constant(0)
+        if y == 1:
+            return a
+        if x == 1:
+            return b
+        return self._binary(arith.MuliOp, a, b)
+
+    def addi(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        x, y = self.value_of(a), self.value_of(b)
+        if x is not None and y is not None:
+            return self.constant(x + y)
+        if y == 0:
+            return a
+        if x == 0:
+            return b
+        return self._binary(arith.AddiOp, a, b)
+
+    def maxui(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        x, y = self.value_of(a), self.value_of(b)
+        if x is not None and y is not None:
+            return self.constant(max(x, y))
+        if a is b or y == 0:
+            return a
+        if x == 0:
+            return b
+        return self._binary(arith.MaxUIOp, a, b)
+
+    def divui(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        x, y = self.value_of(a), self.value_of(b)
+        if x is not None and y:
+            return self.constant(x // y)
+        if y == 1:
+            return a
+        return self.add(arith.DivUIOp(a, b))
+
+    def product(self, values: Iterable[SSAValue]) -> SSAValue:
+        result = self.constant(1)
+        for v in values:
+            result = self.muli(result, v)
+        return result
+
+    def align_up(self, value: SSAValue, alignment: int) -> SSAValue:
+        """`(value + alignment - 1) / alignment * alignment`, as hip-ep writes it."""
+        if alignment <= 1:
+            return value
+        less_one = self.constant(alignment - 1)
+        whole = self.constant(alignment)
+        return self.muli(self.divui(self.addi(value, less_one), whole), whole)
+
+    def prune(self) -> None:
+        for op in reversed(self.ops):
+            if all(not r.uses for r in op.results):
+                Rewriter.erase_op(op)
+        self.ops = [op for op in self.ops if op.parent is not None]
 
 
 # ----------------------------------------------------------------- candidates
@@ -296,7 +514,8 @@ def _strided_span(t: MemRefType) -> tuple[MemRefType, int, list[int]] | None:
 
 @dataclass(frozen=True)
 class PoolAllocs(RemarksUnderDebug, MemplanPass):
-    """Place every poolable buffer of a function at a planned offset in one pool."""
+    """Place every poolable buffer of a function at a planned offset in one pool
+    per domain (memplan's defaults: returned buffers stay out)."""
 
     name = "pool-allocs"
 
@@ -305,30 +524,56 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
     more (`alignment = N` on the allocation) gets its own."""
 
     strategy: str = "greedy"
-    """The offset planner: greedy, best or exact (memplan.planning)."""
+    """How static prefixes and groups are planned: greedy, best, exact
+    (memplan.planning) or best-fit (hip-ep's placement)."""
 
     time_limit: float = 1.0
     """Seconds the best and exact strategies may spend per plan."""
 
+    lifetime_only: bool = True
+    """Each dynamic buffer is a group of its own (hip-ep's default); false packs
+    alignment-multiple buffers of identical size operands into one group first."""
+
+    pool_returned: bool = False
+    """Pool buffers the function returns too (hip-ep's contract, where graph outputs
+    are already `hip.alloc_output`); else they stay out: the next invocation reuses
+    the pool while the caller may still read them."""
+
+    live_from_allocation: bool = False
+    """Also keep apart buffers whose [allocation, last use] intervals in program
+    order overlap (hip-ep's lifetimes), on top of the ordering rules."""
+
+    emit_fragmentation_report: bool = False
+    """Remark, per domain, each part of the footprint against its lower bound."""
+
     debug: bool = False
     """Remark which buffers stay out of the pool and why, and what was planned."""
+
+    report: str | None = None
+    """Write the plan to this path as an HTML report (picture and tables)."""
 
     def __post_init__(self) -> None:
         check_options(self.alignment, self.strategy, self.time_limit)
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
-        recorded: list[dict[str, Attribute]] = []
-        pooled_before = 0
+        with plan_report(self.report, f"{self.name} plan"):
+            return self._run(module)
+
+    def _run(self, module: ModuleOp) -> bool:
+        recorded: list[tuple[Operation, dict[str, Attribute]]] = []
+        pooled_before: list[Operation] = []
+        with_context = False
         for function, region in function_bodies(module):
             entry = region.blocks[0]
             if nested_ops(function, GetPoolOp):
                 # It counts for the module's plan even though it is not planned now.
-                pooled_before += 1
+                pooled_before.append(function)
                 self._remark(function, "function left alone: it already takes a pool")
                 continue
             if runtime_context(region) is None:
                 self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
                 continue
+            with_context = True
             if len(region.blocks) != 1:
                 self._remark(
                     function,
@@ -336,25 +581,43 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                     "pooling plans one block",
                 )
                 continue
-            attributes = self._pool(entry)
+            attributes = self._pool(function, entry)
             if attributes is not None:
-                function.attributes.update(attributes)
-                recorded.append(attributes)
-        if not recorded:
+                recorded.append((function, attributes))
+        if not recorded and (pooled_before or not with_context):
             return False
-        stale = [k for k in module.attributes if k.startswith(_ATTRIBUTE_PREFIX)]
-        for key in stale:
-            del module.attributes[key]
-        pooled = len(recorded) + pooled_before
+        if not recorded:
+            # hip-ep's reader expects the plan even when nothing is pooled.
+            plan = plan_attributes([], [], [])
+            if all(module.attributes.get(k) == v for k, v in plan.items()):
+                return False
+            self._set_plan(module, plan)
+            return True
+        pooled = len(recorded) + len(pooled_before)
         if pooled == 1:
-            module.attributes.update(recorded[0])
+            self._set_plan(module, recorded[0][1])
         else:
+            earlier = {k: v for k, v in module.attributes.items() if k.startswith(_ATTRIBUTE_PREFIX)}
+            if len(pooled_before) == 1 and not any(
+                k.startswith(_ATTRIBUTE_PREFIX) for k in pooled_before[0].attributes
+            ):
+                # The module's plan was that function's: it keeps it.
+                pooled_before[0].attributes.update(earlier)
+            self._set_plan(module, {})
+            for function, attributes in recorded:
+                function.attributes.update(attributes)
             self._remark(
                 module,
                 f"{pooled} functions take pools: each records its plan on itself, "
                 "the module none",
             )
         return True
+
+    @staticmethod
+    def _set_plan(module: ModuleOp, attributes: dict[str, Attribute]) -> None:
+        for key in [k for k in module.attributes if k.startswith(_ATTRIBUTE_PREFIX)]:
+            del module.attributes[key]
+        module.attributes.update(attributes)
 
     # ------------------------------------------------------------- selection
 
@@ -368,7 +631,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             return None
         t = root.type
         assert isinstance(t, MemRefType)
-        width = element_bytes(t.element_type)
+        width = alloc_size(t.element_type)
         assert width is not None
         allocation = plannable_allocation(op)
         alignment = max(self.alignment, allocation.alignment(op) or 1)
@@ -386,12 +649,11 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             root, op, info, position, width * span_type.element_count(), (), alignment, span_type
         )
 
-    @staticmethod
-    def _exclusion(root: SSAValue, info: BufferInfo) -> str | None:
+    def _exclusion(self, root: SSAValue, info: BufferInfo) -> str | None:
         """Why `root` may not live in the pool; None when it may."""
         if info.escape is not None:
             return f"{info.escape}"
-        if info.returned_by is not None:
+        if info.returned_by is not None and not self.pool_returned:
             return (
                 f"returned by '{info.returned_by.name}'; the next invocation reuses the "
                 "pool while the caller may still read it"
@@ -401,7 +663,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             return f"{t} is not a memref"
         if not isinstance(t.memory_space, NoneAttr):
             return f"{t} is not in the default memory space of the pool"
-        if element_bytes(t.element_type) is None:
+        if alloc_size(t.element_type) is None:
             return f"the size of {t.element_type} is unknown"
         if not isinstance(t.layout, NoneAttr) and _strided_span(t) is None:
             return f"{t} has a layout that is not static strided with a static shape"
@@ -409,7 +671,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
 
     # ------------------------------------------------------------- planning
 
-    def _pool(self, block: Block) -> dict[str, Attribute] | None:
+    def _pool(self, function: Operation, block: Block) -> dict[str, Attribute] | None:
         ordering = BlockOrdering(block)
         candidates = [
             c for r in plannable_roots(block) if r.uses
@@ -418,22 +680,129 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         if not candidates:
             return None
         graph = ordering.conflict_graph([c.root for c in candidates])
+        if self.live_from_allocation:
+            graph = union_graphs(
+                graph,
+                interval_conflicts(
+                    [c.info.defined_at for c in candidates], [c.info.last_use for c in candidates]
+                ),
+            )
         self._explain_conflicts(ordering, candidates, graph)
         ready = [self._ready(ordering, c) for c in candidates]
         domains = split_domains([c.position for c in candidates], ready)
-        keys = [(d, c.factor, *c.sizes) if c.sizes else (d,) for c, d in zip(candidates, domains)]
-        # Slabs start at multiples of the largest alignment a slab buffer asks for.
-        alignments = [self.alignment] * (max(domains) + 1)
-        for c, d in zip(candidates, domains):
-            if c.sizes:
-                alignments[d] = max(alignments[d], c.alignment)
-        layouts = [DomainLayout(a) for a in alignments]
-        for key, (members, neighbours) in group_conflicts(keys, graph).items():
-            self._place_group(layouts[key[0]], candidates, members, neighbours, len(key) > 1)
+        count = max(domains) + 1
+        if count > DOMAIN_ADVISORY_THRESHOLD:
+            remark(
+                function,
+                f"{self.name}: dominance partition produced {count} domains (advisory "
+                f"threshold {DOMAIN_ADVISORY_THRESHOLD}): size arithmetic defined between "
+                "allocations was probably not hoisted above them; the plan is made anyway",
+            )
+        layouts: list[DomainLayout] = []
+        for d, (members, neighbours) in group_conflicts(domains, graph).items():
+            assert d == len(layouts)
+            layouts.append(self._plan_domain(candidates, members, neighbours))
+            if self.emit_fragmentation_report:
+                remark(function, f"{self.name} fragmentation: domain {d}: {layouts[d].report()}")
         if self.debug:
             self._describe_domains(candidates, domains, layouts)
-        self._rewrite(block.args[0], candidates, domains, layouts)
-        return plan_attributes(layouts, domains)
+        offsets = self._rewrite(block.args[0], candidates, domains, layouts)
+        record_pool_plan(
+            block, ordering, [c.info for c in candidates],
+            [None if c.sizes else c.factor for c in candidates], offsets, domains,
+            [(x.static_size, x.static_lower_bound, len(x.slabs)) for x in layouts],
+            graph, self.strategy,
+        )
+        return plan_attributes(offsets, domains, [x.static_size for x in layouts])
+
+    def _plan_domain(
+        self, candidates: list[_Candidate], members: list[int], neighbours: tuple[np.ndarray, ...]
+    ) -> DomainLayout:
+        """Plan one domain (`members`: buffer numbers in program order; `neighbours`:
+        their conflict graph, local indices)."""
+        alignment = max(
+            [self.alignment] + [candidates[b].alignment for b in members if candidates[b].sizes]
+        )
+        layout = DomainLayout(alignment)
+        kinds: list[Hashable] = []
+        for b in members:
+            c = candidates[b]
+            if not c.sizes:
+                kinds.append("static")
+            elif self.lifetime_only or c.factor % alignment == 0:
+                kinds.append("grouped")
+            else:
+                kinds.append(("bucket", c.factor, c.sizes))
+        for kind, (local, graph) in group_conflicts(kinds, neighbours).items():
+            numbers = [members[i] for i in local]
+            if kind == "static":
+                self._plan_static(layout, candidates, numbers, graph)
+            elif kind == "grouped":
+                self._plan_groups(layout, candidates, numbers, graph)
+            else:
+                _, factor, sizes = kind  # type: ignore[misc]
+                bucket = Bucket(factor, sizes)
+                for number, bin_ in zip(numbers, first_fit([[i] for i in range(len(numbers))], graph)):
+                    if bin_ == len(bucket.bins):
+                        bucket.bins.append([])
+                    bucket.bins[bin_].append(number)
+                layout.buckets.append(bucket)
+                if self.emit_fragmentation_report:
+                    layout.minimum_bins += _lower_bound([1] * len(numbers), graph)
+        return layout
+
+    def _plan_static(
+        self, layout: DomainLayout, candidates: list[_Candidate], numbers: list[int],
+        graph: tuple[np.ndarray, ...],
+    ) -> None:
+        plan = plan_offsets(
+            [candidates[b].factor for b in numbers],
+            [candidates[b].alignment for b in numbers],
+            strategy=self.strategy,
+            time_limit=self.time_limit,
+            neighbours=graph,
+        )
+        layout.static_offsets = {b: int(o) for b, o in zip(numbers, plan.offsets)}
+        layout.static_size = int(align_up(plan.pool_size, layout.alignment))
+        if self.emit_fragmentation_report or self.debug or listening():
+            layout.static_lower_bound = _lower_bound(
+                [int(align_up(candidates[b].factor, layout.alignment)) for b in numbers], graph
+            )
+
+    def _plan_groups(
+        self, layout: DomainLayout, candidates: list[_Candidate], numbers: list[int],
+        graph: tuple[np.ndarray, ...],
+    ) -> None:
+        """Groups of dynamic buffers (one per buffer with `lifetime-only`, else one per
+        set of SSA-identical size operands, packed in units of F), then slabs by first
+        fit over the groups, larger spans first."""
+        classes = group_conflicts([candidates[b].sizes for b in numbers], graph)
+        groups: list[tuple[Group, list[int]]] = []  # and the members' local indices
+        for sizes, (local, class_graph) in classes.items():
+            if self.lifetime_only:
+                for i in local:
+                    b = numbers[i]
+                    groups.append((Group(sizes, [b], [0], candidates[b].factor), [i]))
+                continue
+            plan = plan_offsets(
+                [candidates[numbers[i]].factor for i in local],
+                [candidates[numbers[i]].alignment for i in local],
+                strategy=self.strategy,
+                time_limit=self.time_limit,
+                neighbours=class_graph,
+            )
+            span = int(align_up(plan.pool_size, layout.alignment))
+            group = Group(sizes, [numbers[i] for i in local], [int(o) for o in plan.offsets], span)
+            groups.append((group, list(local)))
+        if self.lifetime_only:
+            groups.sort(key=lambda g: -g[0].span)  # stable: class, then program order
+        for (group, _), slab in zip(groups, first_fit([g[1] for g in groups], graph)):
+            if slab == len(layout.slabs):
+                layout.slabs.append([])
+            layout.slabs[slab].append(len(layout.groups))
+            layout.groups.append(group)
+        if self.emit_fragmentation_report or self.debug:
+            layout.dynamic_lower_bound = _lower_bound([candidates[b].factor for b in numbers], graph)
 
     def _describe_domains(
         self, candidates: list[_Candidate], domains: list[int], layouts: list[DomainLayout]
@@ -449,9 +818,9 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 )
             self._remark(
                 first,
-                f"domain {d}: {_count(len(members), 'buffer')}, static region "
-                f"{layout.static_size} bytes (lower bound {layout.lower_bound}), "
-                f"{_count(len(layout.slabs), 'slab')}",
+                f"domain {d}: {_count(len(members), 'buffer')}, static prefix "
+                f"{layout.static_size} bytes (lower bound {layout.static_lower_bound}), "
+                f"{_count(len(layout.slabs), 'slab')}, {_count(len(layout.buckets), 'bucket')}",
             )
 
     @staticmethod
@@ -466,43 +835,6 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                     needs = max(needs, index)
         return needs
 
-    def _place_group(
-        self,
-        layout: DomainLayout,
-        candidates: list[_Candidate],
-        members: list[int],
-        neighbours: tuple[np.ndarray, ...],
-        dynamic: bool,
-    ) -> None:
-        """Plan one group of a domain: its static buffers into the static region, or
-        buffers of one dynamic size into slabs (a plan of unit-sized buffers is a
-        colouring: buffers of one colour share a slab)."""
-        if not dynamic:
-            plan = plan_offsets(
-                [candidates[b].factor for b in members],
-                [candidates[b].alignment for b in members],
-                strategy=self.strategy,
-                time_limit=self.time_limit,
-                neighbours=neighbours,
-            )
-            layout.static_offsets = {b: int(o) for b, o in zip(members, plan.offsets)}
-            layout.static_size = int(align_up(plan.pool_size, layout.alignment))
-            if self.debug:
-                layout.lower_bound = plan.problem.lower_bound()
-            return
-        plan = plan_offsets(
-            [1] * len(members),
-            [1] * len(members),
-            strategy=self.strategy,
-            time_limit=self.time_limit,
-            neighbours=neighbours,
-        )
-        first = len(layout.slabs)
-        sample = candidates[members[0]]
-        layout.slabs.extend(Slab(sample.factor, sample.sizes) for _ in range(plan.pool_size))
-        for b, slab in zip(members, plan.offsets):
-            layout.slabs[first + int(slab)].members.append(b)
-
     def _explain_conflicts(
         self,
         ordering: BlockOrdering,
@@ -514,17 +846,11 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         first such earlier buffer)."""
         if not self.debug:
             return
-        for j, row in enumerate(graph):
-            b = candidates[j].info
-            for i in row[row < j].tolist():
-                a = candidates[i].info
-                if a.last_use < b.defined_at:
-                    why = ordering.explain(a.timing, b.timing)
-                    self._remark(
-                        candidates[j].op,
-                        f"kept apart from {describe_buffer(candidates[i].root)} in the pool: {why}",
-                    )
-                    break
+        for j, i, why in kept_apart(ordering, [c.info for c in candidates], graph):
+            self._remark(
+                candidates[j].op,
+                f"kept apart from {describe_buffer(candidates[i].root)} in the pool: {why}",
+            )
 
     # ------------------------------------------------------------- rewriting
 
@@ -534,26 +860,24 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         candidates: list[_Candidate],
         domains: list[int],
         layouts: list[DomainLayout],
-    ) -> None:
-        slab_offsets: dict[int, SSAValue] = {}
+    ) -> list[int | None]:
+        """Take each domain's pool before its first buffer, replace every buffer by
+        its view, and return each buffer's offset when it is a constant."""
+        offsets: list[SSAValue | None] = [None] * len(candidates)
         pools: list[SSAValue] = []
+        emitters: list[_Emitter] = []
         for d, layout in enumerate(layouts):
             anchor = candidates[domains.index(d)].op
-            ops, pool, offsets = _build_pool(context, d, layout)
-            Rewriter.insert_op(ops, InsertPoint.before(anchor))
-            pools.append(pool)
-            for slab, offset in zip(layout.slabs, offsets):
-                for b in slab.members:
-                    slab_offsets[b] = offset
+            emitter = _Emitter()
+            pools.append(_emit_pool(emitter, context, d, layout, offsets))
+            Rewriter.insert_op(emitter.ops, InsertPoint.before(anchor))
+            emitters.append(emitter)
+        constants: list[int | None] = []
         for b, c in enumerate(candidates):
-            layout = layouts[domains[b]]
+            shift = offsets[b]
+            assert shift is not None
+            constants.append(_Emitter.value_of(shift))
             ops: list[Operation] = []
-            if b in slab_offsets:
-                shift = slab_offsets[b]
-            else:
-                constant = _index(layout.static_offsets[b], f"c{layout.static_offsets[b]}")
-                ops.append(constant)
-                shift = constant.result
             view = memref.ViewOp(pools[domains[b]], shift, list(c.sizes), c.span_type)
             ops.append(view)
             replacement = view.results[0]
@@ -573,57 +897,75 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             Rewriter.erase_op(c.op)
             for free, _ in c.info.frees:
                 Rewriter.erase_op(free)
+        for emitter in emitters:
+            emitter.prune()
+        return constants
+
+
+def _emit_pool(
+    e: _Emitter,
+    context: SSAValue,
+    domain: int,
+    layout: DomainLayout,
+    offsets: list[SSAValue | None],
+) -> SSAValue:
+    """The ops of one domain, in hip-ep's order: each group's F and each bucket's
+    aligned size, the group footprints and slab widths, the pool's size, the pool,
+    then every buffer's offset (written into `offsets`)."""
+    factors = [e.product(g.operands) for g in layout.groups]
+    bucket_sizes = []
+    for bucket in layout.buckets:
+        size = e.constant(bucket.factor)
+        for operand in bucket.operands:
+            size = e.muli(size, operand)
+        bucket_sizes.append(e.align_up(size, layout.alignment))
+    footprints = [e.muli(f, e.constant(g.span)) for f, g in zip(factors, layout.groups)]
+    widths = []
+    for slab in layout.slabs:
+        width = footprints[slab[0]]
+        for g in slab[1:]:
+            width = e.maxui(width, footprints[g])
+        if layout.slab_needs_rounding(slab):
+            width = e.align_up(width, layout.alignment)
+        widths.append(width)
+    size = e.constant(layout.static_size)
+    for width in widths:
+        size = e.addi(size, width)
+    for bucket, bin_size in zip(layout.buckets, bucket_sizes):
+        size = e.addi(size, e.muli(bin_size, e.constant(len(bucket.bins))))
+    pool = e.add(GetPoolOp(context, size, domain=domain if domain else None))
+    pool.name_hint = "pool" if domain == 0 else f"pool_{domain}"
+    for b, offset in sorted(layout.static_offsets.items()):
+        offsets[b] = e.constant(offset)
+    base = e.constant(layout.static_size)
+    for slab, width in zip(layout.slabs, widths):
+        for g in slab:
+            group = layout.groups[g]
+            for b, units in zip(group.members, group.units):
+                offsets[b] = base if units == 0 else e.addi(base, e.muli(factors[g], e.constant(units)))
+        base = e.addi(base, width)
+    for bucket, bin_size in zip(layout.buckets, bucket_sizes):
+        for k, members in enumerate(bucket.bins):
+            at = e.addi(base, e.muli(bin_size, e.constant(k)))
+            for b in members:
+                offsets[b] = at
+        base = e.addi(base, e.muli(bin_size, e.constant(len(bucket.bins))))
+    return pool
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _index(value: int, hint: str | None = None) -> arith.ConstantOp:
-    constant = arith.ConstantOp.from_int_and_width(value, IndexType())
-    if hint is not None:
-        constant.result.name_hint = hint
-    return constant
+@dataclass(frozen=True)
+class HipPoolAllocs(PoolAllocs):
+    """hip-ep's `hip-pool-allocs` contract: returned buffers are pooled (its pipeline
+    has made every graph output a `hip.alloc_output` before), buffers live from
+    their allocation to their last use as well as by the ordering rules, and static
+    prefixes are placed by hip-ep's best fit."""
 
+    name = "hip-pool-allocs"
 
-def _build_pool(
-    context: SSAValue, domain: int, layout: DomainLayout
-) -> tuple[list[Operation], SSAValue, list[SSAValue]]:
-    """The ops that compute a domain's slab offsets and size and take its pool:
-    (ops, pool, offset of each slab). A slab's bytes are rounded up to the domain's
-    alignment, so every slab starts aligned."""
-    ops: list[Operation] = []
-    static = _index(layout.static_size, "pool_static_size" if layout.slabs else "pool_size")
-    ops.append(static)
-    end: SSAValue = static.result
-    offsets: list[SSAValue] = []
-    align = _index(layout.alignment, f"c{layout.alignment}") if layout.slabs else None
-    if align is not None:
-        ops.append(align)
-    for slab in layout.slabs:
-        offsets.append(end)
-        dims = list(slab.sizes)
-        if slab.factor == 1:
-            size: SSAValue = dims.pop(0)
-        else:
-            factor = _index(slab.factor, f"c{slab.factor}")
-            ops.append(factor)
-            size = factor.result
-        for dim in dims:
-            product = arith.MuliOp(size, dim)
-            ops.append(product)
-            size = product.result
-        assert align is not None
-        units = arith.CeilDivUIOp(size, align.result)
-        rounded = arith.MuliOp(units.result, align.result)
-        rounded.result.name_hint = "slab_size"
-        following = arith.AddiOp(end, rounded.result)
-        following.result.name_hint = "slab_end"
-        ops.extend([units, rounded, following])
-        end = following.result
-    if layout.slabs:
-        end.name_hint = "pool_size"
-    pool = GetPoolOp(context, end, domain=domain if domain else None)
-    pool.result.name_hint = "pool" if domain == 0 else f"pool_{domain}"
-    ops.append(pool)
-    return ops, pool.result, offsets
+    strategy: str = "best-fit"
+    pool_returned: bool = True
+    live_from_allocation: bool = True

@@ -55,8 +55,13 @@ PASSES: tuple[PassInfo, ...] = (
         "pool-allocs",
         "memplan.passes.pool_allocs:PoolAllocs",
         "place buffers at planned offsets in one pool per domain; host-fed buffers "
-        "never overlap pending device work",
-        aliases=("hip-pool-allocs",),
+        "never overlap pending device work; returned buffers stay out",
+    ),
+    PassInfo(
+        "hip-pool-allocs",
+        "memplan.passes.pool_allocs:HipPoolAllocs",
+        "pool-allocs with hip-ep's contract: returned buffers pooled, hip-ep's "
+        "lifetimes and best fit on top of the ordering rules",
     ),
     PassInfo(
         "cse",

@@ -2,8 +2,8 @@
 
 // hip.alloc_output is a graph output the runtime owns: pool-allocs views the
 // memref.allocs into the pool and leaves the output buffer where it is.
+// CHECK:       module attributes {{{.*}}hipdnn.buffer_count = 1 : i64
 // CHECK-LABEL: func.func @alloc_output_never_pooled
-// CHECK-SAME:    hipdnn.buffer_count = 1 : i64
 // CHECK:         %[[OUT:.+]] = hip.alloc_output(%{{.+}}) {out_idx = 0 : i64} : memref<64xf32>
 // CHECK:         %[[POOL:.+]] = hip.get_pool
 // CHECK:         %[[T:.+]] = memref.view %[[POOL]]
