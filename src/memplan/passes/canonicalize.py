@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -37,6 +38,7 @@ from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolde
 from memplan.analysis.fingerprint import fingerprint
 from memplan.analysis.purity import is_trivially_dead
 from memplan.interfaces import get_interface
+from memplan.diagnostics import UserError
 from memplan.passes.base import MemplanPass
 from memplan.passes.patterns.common import (
     erase_unreachable_blocks,
@@ -74,6 +76,14 @@ class _OpRewriter(RewritePattern):
     extra: Sequence[RewritePattern]
     budget: int
     rewrites: int = 0
+    enabled: frozenset[str] = frozenset()
+    """Pattern class names to use alone (MLIR's `enable-patterns`); empty: all."""
+    disabled: frozenset[str] = frozenset()
+    """Pattern class names never to use (MLIR's `disable-patterns`)."""
+
+    def _wanted(self, pattern: RewritePattern) -> bool:
+        name = type(pattern).__name__
+        return name not in self.disabled and (not self.enabled or name in self.enabled)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if self.rewrites >= self.budget or op.parent is None:
@@ -86,6 +96,8 @@ class _OpRewriter(RewritePattern):
             self.rewrites += 1
             return
         for pattern in (*canonicalization_patterns(op), *self.extra):
+            if (self.enabled or self.disabled) and not self._wanted(pattern):
+                continue
             pattern.match_and_rewrite(op, rewriter)
             if rewriter.has_done_action:
                 self.rewrites += 1
@@ -121,19 +133,34 @@ class GreedyDriver:
         unique_constants,
     ))
     max_iterations: int = 10
+    max_rewrites: int = -1
+    """Rewrites allowed in the whole run (MLIR's `max-num-rewrites`); -1: no limit."""
+    enabled_patterns: frozenset[str] = frozenset()
+    disabled_patterns: frozenset[str] = frozenset()
+    converged: bool = False
+    """Whether the last `run` ended because a sweep changed nothing."""
 
     def run(self, module: ModuleOp) -> bool:
         before = fingerprint(module)
+        self.converged = False
+        done = 0
         for _ in range(max(self.max_iterations, 1)):
             budget = 10 * sum(1 for _ in module.walk()) + 100
-            rewriter = _OpRewriter(self.ctx, self.extra_patterns, budget)
+            if self.max_rewrites >= 0:
+                budget = min(budget, self.max_rewrites - done)
+            rewriter = _OpRewriter(
+                self.ctx, self.extra_patterns, budget,
+                enabled=self.enabled_patterns, disabled=self.disabled_patterns,
+            )
             # Bottom-up, as MLIR's driver: users are simplified before what they use
             # is folded away (a size query still sees the op that states the size).
             walker = PatternRewriteWalker(rewriter, walk_reverse=True)
             changed = walker.rewrite_module(module)
+            done += rewriter.rewrites
             for cleanup in self.cleanups:
                 changed |= cleanup(module)
             if not changed:
+                self.converged = True
                 break
         return fingerprint(module) != before
 
@@ -146,7 +173,39 @@ class Canonicalize(MemplanPass):
     # memplan-opt calls it `canonicalize`; the class carries its xDSL-universe name.
     name = "memplan-canonicalize"
 
-    max_iterations: int = 10
+    top_down: bool = field(default=True, metadata={"help": (
+        "accepted as MLIR's; memplan's driver always sweeps bottom-up, which reaches "
+        "the same fixed point")})
+    region_simplify: Literal["disabled", "normal", "aggressive"] = field(
+        default="normal", metadata={"help": (
+            "block-level cleanups (unreachable blocks, block arguments): "
+            "disabled turns them off")})
+    max_iterations: int = field(default=10, metadata={"help": (
+        "sweeps of the patterns at most")})
+    max_num_rewrites: int = field(default=-1, metadata={"help": (
+        "rewrites at most in the whole run (-1: no limit)")})
+    test_convergence: bool = field(default=False, metadata={"help": (
+        "fail when the patterns have not converged within max-iterations")})
+    enable_patterns: tuple[str, ...] = field(default=(), metadata={"help": (
+        "use only the patterns of these class names")})
+    disable_patterns: tuple[str, ...] = field(default=(), metadata={"help": (
+        "never use the patterns of these class names")})
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
-        return GreedyDriver(ctx, max_iterations=self.max_iterations).run(module)
+        driver = GreedyDriver(
+            ctx,
+            max_iterations=self.max_iterations,
+            max_rewrites=self.max_num_rewrites,
+            enabled_patterns=frozenset(self.enable_patterns),
+            disabled_patterns=frozenset(self.disable_patterns),
+        )
+        if self.region_simplify == "disabled":
+            driver.cleanups = (unique_constants,)
+        changed = driver.run(module)
+        if self.test_convergence and not driver.converged:
+            raise UserError(
+                f"canonicalize: the patterns did not converge within "
+                f"max-iterations={self.max_iterations} (test-convergence)",
+                op=module,
+            )
+        return changed

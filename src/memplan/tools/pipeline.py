@@ -140,8 +140,8 @@ def describe_pass(scheduled: ScheduledPass) -> str:
     instance = scheduled.pass_instance
     options = [
         f"{o.spelled}={_option_text(getattr(instance, o.field_name))}"
-        for o in pass_options(type(instance))
-        if getattr(instance, o.field_name) is not None
+        for o in sorted(pass_options(type(instance)), key=lambda o: o.spelled)
+        if getattr(instance, o.field_name) not in (None, ())
     ]
     text = scheduled.info.name + ("{" + " ".join(options) + "}" if options else "")
     for anchor in reversed(scheduled.anchors):

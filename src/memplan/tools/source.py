@@ -53,8 +53,19 @@ class LocatingParser(Parser):
         """xDSL reports undefined values at the end of the input; MLIR, and memplan,
         at their first use. Empty input (or only comments) is an empty module, as
         mlir-opt reads it."""
+        first = self._current_token.span.start
         if self._current_token.kind == MLIRTokenKind.EOF:
-            return ModuleOp([])
+            module = ModuleOp([])
+        else:
+            module = self._parse_module_at_first_use(allow_implicit_module)
+        if isinstance(module.location, UnknownLoc):
+            # The implicit module is where its first token is (MLIR: where the
+            # buffer starts), so module-level errors have a location too.
+            line, col = self._lines.line_col(first)
+            module.location = FileLineColLoc(self._file, IntAttr(line), IntAttr(col))
+        return module
+
+    def _parse_module_at_first_use(self, allow_implicit_module: bool) -> ModuleOp:
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as error:
