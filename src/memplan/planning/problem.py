@@ -277,22 +277,35 @@ def _as_buffer(index: int, item: Buffer | tuple[int, int, int], alignment: int) 
     return Buffer(str(index), size, start, end, alignment)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Plan:
     """Offsets for every buffer of ``problem`` (index-aligned) and what is known of it.
 
-    ``optimal`` says the pool size is proven minimal; a plan whose pool meets the
-    problem's lower bound is optimal whatever its strategy claimed."""
+    ``Plan(problem, offsets, strategy, optimal=False, stats=None)``: ``optimal`` is
+    what the strategy proved; the ``optimal`` property also holds when the pool meets
+    the problem's lower bound, whatever the strategy claimed. That bound is computed
+    only when asked (a conflict graph's cliques cost seconds on thousands of
+    buffers, which no pass that never asks should pay)."""
 
     problem: Problem
     offsets: np.ndarray
     strategy: str
-    optimal: bool = False
-    stats: dict = field(default_factory=dict, compare=False)
+    proven_optimal: bool
+    stats: dict = field(compare=False)
 
-    def __post_init__(self) -> None:
-        if not self.optimal and self.pool_size <= self.problem.lower_bound():
-            object.__setattr__(self, "optimal", True)
+    def __init__(
+        self, problem: Problem, offsets: np.ndarray, strategy: str, optimal: bool = False, stats: dict | None = None
+    ) -> None:
+        object.__setattr__(self, "problem", problem)
+        object.__setattr__(self, "offsets", offsets)
+        object.__setattr__(self, "strategy", strategy)
+        object.__setattr__(self, "proven_optimal", optimal)
+        object.__setattr__(self, "stats", {} if stats is None else stats)
+
+    @property
+    def optimal(self) -> bool:
+        """The pool size is minimal: proven by the strategy, or at the lower bound."""
+        return self.proven_optimal or self.pool_size <= self.problem.lower_bound()
 
     @property
     def pool_size(self) -> int:

@@ -52,3 +52,14 @@ def test_a_plan_above_the_lower_bound_is_not_claimed_optimal():
     problem = Problem.from_intervals([(1, 2, 2), (1, 3, 3), (2, 4, 3)])
     plan = greedy(problem, order=[0, 1, 2])  # 0 at [0,2), 1 at [2,5), 2 above 1: pool 8, bound 6
     assert plan.pool_size > problem.lower_bound() and not plan.optimal
+
+
+def test_the_bound_behind_optimal_is_computed_only_when_asked():
+    """A conflict graph's cliques cost seconds on thousands of buffers: planning
+    (greedy by size above the skyline's limit) must not pay for them unasked."""
+    n = 2500
+    problem = Problem.from_conflicts([Buffer(str(i), 1 + i % 7) for i in range(n)], [(i, i + 1) for i in range(n - 1)])
+    plan = greedy(problem)
+    assert "cliques" not in problem.__dict__
+    assert plan.optimal == (plan.pool_size <= problem.lower_bound())
+    assert "cliques" in problem.__dict__
