@@ -260,6 +260,10 @@ class GlobalTable:
         loads: list[tuple[str, Operation]] = []
         stores: list[tuple[str, Operation]] = []
         scanner = _SymbolScanner()
+        # The module's own attributes may name a global too (an entry point
+        # table, a plan): such a global is referenced.
+        for attr in (*self.module.properties.values(), *self.module.attributes.values()):
+            referenced |= scanner.scan(attr)
         for op in self.module.body.ops:
             model = get_interface(op, GlobalInterface)
             if model is not None:
@@ -398,8 +402,10 @@ def _attach_util_models() -> None:
             return op.visibility == "private"
 
         def may_inline(self, op: Operation) -> bool:
+            # Dialect attributes may mean something to their dialect that the
+            # constant would lose (IREE keeps such globals too).
             assert isinstance(op, util.GlobalOp)
-            return op.inlining_policy is None
+            return op.inlining_policy is None and not self.dialect_attributes(op)
 
     class UtilAccess(GlobalAccessInterface):
         def symbol(self, op: Operation) -> str:

@@ -11,13 +11,15 @@ Each round builds the table of globals and their uses in one walk
 4. loads of an immutable global with a constant initial value become the constant;
 5. a private global nothing loads is erased with its stores;
 6. immutable constant globals with equal value, type and dialect attributes are
-   merged into the first.
+   merged into the first;
+7. initializers left with nothing but their return are erased.
 
 Rounds repeat until one changes nothing. Each productive round lowers, in
 lexicographic order, (globals, stores, mutable globals, loads, non-immutable loads),
 so the loop ends; `_MAX_ROUNDS` bounds it regardless. Only private globals whose
 every use is a load or store are rewritten (public ones may be used from outside,
-and a symbol in any attribute may be a use we cannot see).
+and a symbol in any attribute, the module's own included, may be a use we cannot
+see); step 1 alone also applies to public globals, as in IREE.
 
 See docs/design/fold-globals.md for the rules' soundness conditions and where they
 are stricter than IREE's.
@@ -33,6 +35,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsTerminator
 
 from memplan.analysis.globals import (
     Global,
@@ -56,12 +59,13 @@ def inline_constant_stores(table: GlobalTable) -> bool:
     """An uninitialized global always stored the same constant starts with it.
 
     Before the first store its value was undefined, so the constant is a valid
-    choice, and after every store it holds the constant anyway. (IREE also does this
-    to public globals, which code outside the module may store.)
+    choice, and after every store it holds the constant anyway. As IREE, this holds
+    for public globals too: the module is the whole program at this stage, the
+    runtime reads public globals but does not store them.
     """
     changed = False
     for g in table:
-        if not g.candidate or g.initial_value is not None or not g.stores:
+        if g.indirect or g.initial_value is not None or not g.stores:
             continue
         values = {constant_value(v) for v in g.stored_values()}
         if len(values) != 1 or None in values:
@@ -258,6 +262,25 @@ class _Buckets:
             return value
 
 
+def erase_empty_initializers(table: GlobalTable) -> bool:
+    """An initializer that does nothing but return (its stores folded away) is
+    erased, as IREE's fold-globals leaves none behind."""
+    changed = False
+    for op in list(table.module.body.ops):
+        if get_interface(op, InitializerInterface) is None:
+            continue
+        blocks = [block for region in op.regions for block in region.blocks]
+        if len(blocks) != 1 or blocks[0].args:
+            continue
+        only = blocks[0].first_op
+        if only is not None and only is blocks[0].last_op and not only.operands and (
+            only.has_trait(IsTerminator, value_if_unregistered=False)
+        ):
+            Rewriter.erase_op(op)
+            changed = True
+    return changed
+
+
 STEPS = (
     inline_constant_stores,
     rename_chained_globals,
@@ -265,6 +288,7 @@ STEPS = (
     inline_constant_global_loads,
     erase_unused_globals,
     deduplicate_constant_globals,
+    erase_empty_initializers,
 )
 
 

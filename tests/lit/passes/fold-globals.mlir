@@ -70,17 +70,57 @@ util.func @initialized_uniform_store() -> index {
 
 // -----
 
-// A public global may be stored from outside the module: its stores stay (IREE
-// folds them; see docs/design/fold-globals.md).
+// Uniform constant stores fold into a public global too, as in IREE (the runtime
+// reads public globals, it does not store them); a different store keeps them.
 
-// CHECK: util.global public mutable @publicUniform : index
+// CHECK: util.global public mutable @publicUniform = 5 : index
 util.global public mutable @publicUniform : index
+// CHECK: util.global public mutable @publicMixed : index
+util.global public mutable @publicMixed : index
 // CHECK-LABEL: @public_uniform_constants(
 util.func @public_uniform_constants() {
   %c5 = arith.constant 5 : index
-  // CHECK: util.global.store %{{.+}}, @publicUniform
+  %c6 = arith.constant 6 : index
+  // CHECK-NOT: util.global.store %{{.+}}, @publicUniform
+  // CHECK: util.global.store %{{.+}}, @publicMixed
+  // CHECK: util.global.store %{{.+}}, @publicMixed
   util.global.store %c5, @publicUniform : index
+  util.global.store %c5, @publicMixed : index
+  util.global.store %c6, @publicMixed : index
   util.return
+}
+
+// -----
+
+// A global named in the module's own attributes is referenced: it stays.
+
+// CHECK: module attributes {test.plan = @named}
+// CHECK: util.global private @named = 5 : index
+module attributes {test.plan = @named} {
+  util.global private @named = 5 : index
+}
+
+// -----
+
+// An initializer left empty once its stores are folded is erased; a global with a
+// dialect attribute keeps its loads (the attribute may matter to its dialect).
+
+// CHECK-NOT: util.initializer
+// CHECK: util.global private @tagged {test.tag = 1 : index} = 5 : index
+util.global private @folded : index
+util.initializer {
+  %c7 = arith.constant 7 : index
+  util.global.store %c7, @folded : index
+  util.return
+}
+util.global private @tagged {test.tag = 1 : index} = 5 : index
+// CHECK-LABEL: @dialect_attrs(
+util.func @dialect_attrs() -> (index, index) {
+  // CHECK: arith.constant 7
+  // CHECK: util.global.load immutable @tagged
+  %0 = util.global.load @folded : index
+  %1 = util.global.load @tagged : index
+  util.return %0, %1 : index, index
 }
 
 // -----
@@ -152,8 +192,7 @@ util.initializer {
   util.global.store %0, @param : index
   util.return
 }
-// CHECK: util.initializer {
-// CHECK-NEXT: util.return
+// CHECK-NOT: util.initializer
 util.initializer {
   %0 = util.global.load @param : index
   util.global.store %0, @param_copy : index
