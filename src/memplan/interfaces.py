@@ -24,11 +24,14 @@ from xdsl.traits import (
     MemoryEffect,
     MemoryEffectKind,
     OpTrait,
+    Resource,
 )
 from xdsl.traits import get_effects as _xdsl_get_effects
 
 __all__ = [
     "EffectInstance",
+    "GraphRegions",
+    "NonAddressableResource",
     "HostInlineRegions",
     "MemoryEffectKind",
     "NoAddressCapture",
@@ -125,6 +128,31 @@ class ViewBytes:
     shift: object | None
     start: object | None
     end: object | None
+
+
+@dataclass(frozen=True)
+class NonAddressableResource(Resource):
+    """Memory no pointer reaches (MLIR's non-addressable resources): a counter, a
+    device queue's state. It never aliases a buffer, a global or unknown
+    addressable memory; two such resources overlap only when one's `path` is a
+    prefix of the other's (a resource and its parts), so siblings are disjoint.
+    An op with unknown effects may still touch it."""
+
+    path: tuple[str, ...]
+
+    def name(self) -> str:
+        return "/".join(self.path)
+
+    def overlaps(self, other: NonAddressableResource) -> bool:
+        shorter = min(len(self.path), len(other.path))
+        return self.path[:shorter] == other.path[:shorter]
+
+
+@dataclass(frozen=True)
+class GraphRegions(OpTrait):
+    """The op's regions are graph regions (MLIR's `RegionKind::Graph`): values may be
+    used before, in program order, they are defined, so program order is no
+    dominance there."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,9 @@ affect. A global (a `SymbolRefAttr` effect) is its own resource: globals never a
 A value-tied effect names the buffer at the root of its view chain; a root that is the
 fresh allocation of some op is its own resource, any other root (a block argument, a
 result of an op that does not allocate) may alias every non-global buffer. An effect
-tied to nothing may touch anything.
+on a `NonAddressableResource` touches that resource only (no buffer or global
+aliases it; its disjoint parts do not alias each other). Any other effect tied to
+nothing may touch any addressable memory.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from xdsl.traits import (
 from memplan.analysis.aliasing import root_of
 from memplan.interfaces import (
     EffectInstance,
+    NonAddressableResource,
     MemoryEffectKind,
     get_interface,
     memory_effects,
@@ -67,8 +70,9 @@ ANY_BUFFER = _Wildcard.ANY_BUFFER
 EVERYTHING = _Wildcard.EVERYTHING
 """Unknown memory: may be any global or buffer."""
 
-Resource = SymbolRefAttr | SSAValue | _Wildcard
-"""A global, a freshly allocated root buffer, or one of the two wildcards."""
+Resource = SymbolRefAttr | SSAValue | NonAddressableResource | _Wildcard
+"""A global, a freshly allocated root buffer, a non-addressable resource, or one
+of the two wildcards."""
 
 
 def effects_of(op: Operation) -> AbstractSet[EffectInstance] | None:
@@ -111,6 +115,8 @@ def _allocates(value: SSAValue) -> bool:
 
 def resource_of(effect: EffectInstance) -> Resource:
     """The resource an effect touches."""
+    if isinstance(effect.resource, NonAddressableResource):
+        return effect.resource
     target = effect.value
     if target is None:
         return EVERYTHING

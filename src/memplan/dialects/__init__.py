@@ -63,6 +63,12 @@ def _scf_mlir_syntax() -> Dialect:
     return ScfMlirSyntax
 
 
+def _affine_mlir_syntax() -> Dialect:
+    from memplan.dialects.affine import AffineMlirSyntax
+
+    return AffineMlirSyntax
+
+
 def _arith_mlir() -> Dialect:
     from memplan.dialects.arith import ArithMlir
 
@@ -82,5 +88,6 @@ TEST_DIALECTS: dict[str, Callable[[], Dialect]] = {"test": _mlir_test}
 MLIR_SYNTAX_OVERRIDES: dict[str, Callable[[], Dialect]] = {
     "memref": _memref_mlir_syntax,
     "arith": _arith_mlir,
+    "affine": _affine_mlir_syntax,
     "scf": _scf_mlir_syntax,
 }

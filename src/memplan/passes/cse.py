@@ -46,6 +46,7 @@ from memplan.analysis.purity import (
     regions_written_resources,
     written_resources,
 )
+from memplan.interfaces import GraphRegions, NonAddressableResource, get_interface
 from memplan.passes.base import MemplanPass
 from memplan.passes.patterns.common import replace_uses
 
@@ -61,6 +62,10 @@ _ANY_BUFFER_WRITE = "write to any buffer"
 
 def _bumped_by(resource: Resource) -> tuple[object, ...]:
     """The counters a write to `resource` advances."""
+    if isinstance(resource, NonAddressableResource):
+        # The resource itself, and "something at or below" each of its ancestors.
+        path = resource.path
+        return (("at", path),) + tuple(("below", path[:n]) for n in range(len(path) + 1))
     if resource is EVERYTHING:
         return (_WILD, _ANY_WRITE)
     if resource is ANY_BUFFER:
@@ -72,6 +77,13 @@ def _bumped_by(resource: Resource) -> tuple[object, ...]:
 
 def _checked_by(resource: Resource) -> tuple[object, ...]:
     """The counters whose change invalidates a read of `resource`."""
+    if isinstance(resource, NonAddressableResource):
+        # Writes to it or its parts, to an enclosing resource, or to unknown memory;
+        # never writes to addressable memory, or to a disjoint sibling.
+        path = resource.path
+        return (("below", path), _WILD) + tuple(
+            ("at", path[:n]) for n in range(len(path) + 1)
+        )
     if resource is EVERYTHING:
         return (_ANY_WRITE,)
     if resource is ANY_BUFFER:
@@ -128,6 +140,8 @@ class _Driver:
         self.scopes = _Scopes()
         self.clock = 0
         self.maybe_dead: set[Operation] = set()
+        self.visited: set[Operation] = set()
+        """Ops of graph regions already walked (their uses are not redirected)."""
         self.changed = False
 
     # Generations -------------------------------------------------------------
@@ -156,10 +170,16 @@ class _Driver:
         blocks = region.blocks
         if not blocks:
             return
+        graph = region.parent is not None and (
+            get_interface(region.parent, GraphRegions) is not None
+        )
         if blocks.first is blocks.last:
             mark = self.scopes.mark()
-            self._simplify_block(blocks.first)
+            self._simplify_block(blocks.first, graph)
             self.scopes.restore(mark)
+            return
+        if graph:
+            # No dominance to walk: as MLIR, leave multi-block graph regions alone.
             return
         tree = DominatorTree(region)
         # Depth-first over the dominator tree; (block, None) enters, (block, mark)
@@ -184,11 +204,13 @@ class _Driver:
             self._simplify_block(block)
             self.scopes.restore(mark)
 
-    def _simplify_block(self, block: Block) -> None:
+    def _simplify_block(self, block: Block, graph: bool = False) -> None:
         for op in list(block.ops):
             if op.regions:
                 self._simplify_nested(op)
-            self._simplify_op(op)
+            self._simplify_op(op, graph)
+            if graph:
+                self.visited.add(op)
 
     def _is_isolated(self, op: Operation) -> bool:
         return isinstance(op, UnregisteredOp) or op.has_trait(IsolatedFromAbove)
@@ -216,7 +238,7 @@ class _Driver:
         nested = regions_written_resources(op.regions)
         return None if nested is None else own | nested
 
-    def _simplify_op(self, op: Operation) -> None:
+    def _simplify_op(self, op: Operation, graph: bool = False) -> None:
         if op.has_trait(IsTerminator, value_if_unregistered=False):
             # What it writes lies between this block and its successors.
             self._write(self._op_writes(op))
@@ -227,20 +249,34 @@ class _Driver:
         purity = classify(op)
         if purity.kind is EffectClass.PURE or purity.kind is EffectClass.READ_ONLY:
             if not op.has_trait(SymbolOpInterface, value_if_unregistered=True):
-                self._try_merge(op, purity.reads)
+                self._try_merge(op, purity.reads, graph)
                 return
         if purity.kind is not EffectClass.ALLOCATES:
             self._write(self._op_writes(op))
 
-    def _try_merge(self, op: Operation, reads: frozenset[Resource]) -> None:
+    def _try_merge(self, op: Operation, reads: frozenset[Resource], graph: bool) -> None:
         key = OpKey(op)
         known = self.scopes.known.get(key)
         if known is not None and self._still_valid(known):
+            if graph:
+                self._merge_in_graph_region(op, known.op)
+                return
             for old, new in zip(op.results, known.op.results, strict=True):
                 replace_uses(old, new)
             self._erase(op)
             return
         self.scopes.remember(key, _Known(op, self._stamps(reads) if reads else ()))
+
+    def _merge_in_graph_region(self, op: Operation, kept: Operation) -> None:
+        """In a graph region a use may come before the duplicate: as MLIR, only the
+        uses not visited yet move to `kept`; the duplicate goes once unused."""
+        for old, new in zip(op.results, kept.results, strict=True):
+            for use in list(old.uses):
+                if use.operation not in self.visited:
+                    use.operation.operands[use.index] = new
+                    self.changed = True
+        if all(r.first_use is None for r in op.results):
+            self._erase(op)
 
     # Erasure -------------------------------------------------------------------
 

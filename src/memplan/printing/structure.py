@@ -187,7 +187,14 @@ class MlirStructurePrinter(Printer):
         name = op.name
         dialect, _, rest = name.partition(".")
         if dialect == "builtin":
-            return rest
+            # As MLIR: `builtin.` goes where the default dialect is builtin's (at the
+            # top and in a module), not in a function body.
+            parent = op.parent_op()
+            if parent is None or isinstance(parent, ModuleOp):
+                return rest
+            if len(self._default_dialects) >= 2 and self._default_dialects[-2] == "builtin":
+                return rest
+            return name
         # The enclosing op's default dialect (the entry below this op's own).
         if len(self._default_dialects) >= 2 and dialect == self._default_dialects[-2]:
             return rest
