@@ -671,3 +671,50 @@ func.func @address_taken_escapes(%ctx: !hip.context, %in: memref<64xf32>, %out: 
   hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
   return %p : index
 }
+
+// -----
+
+// memref.reshape reads its shape operand on the host when it builds the view: the
+// second shape buffer, stored by the host after that read, takes the first's slot
+// (hip-ep's host-staged shape vectors, seen by materialize-host-scalars too).
+// CHECK-LABEL: func.func @reshape_shape_read_on_the_host
+// CHECK:         %[[S:.+]] = memref.alloc() : memref<2xindex>
+// CHECK:         memref.reshape %{{.+}}(%[[S]])
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.store %{{.+}}, %[[S]][%{{.+}}] : memref<2xindex>
+// CHECK:         memref.reshape %{{.+}}(%[[S]])
+func.func @reshape_shape_read_on_the_host(%ctx: !hip.context, %n: index, %data: memref<?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = memref.alloc() : memref<2xindex>
+  memref.store %n, %s[%c0] : memref<2xindex>
+  memref.store %c1, %s[%c1] : memref<2xindex>
+  %r = memref.reshape %data(%s) : (memref<?xf16>, memref<2xindex>) -> memref<?x?xf16>
+  hip.relu(%ctx) ins(%r : memref<?x?xf16>) outs(%out : memref<?x?xf16>)
+  %t = memref.alloc() : memref<2xindex>
+  memref.store %c1, %t[%c0] : memref<2xindex>
+  memref.store %n, %t[%c1] : memref<2xindex>
+  %q = memref.reshape %data(%t) : (memref<?xf16>, memref<2xindex>) -> memref<?x?xf16>
+  hip.relu(%ctx) ins(%q : memref<?x?xf16>) outs(%out : memref<?x?xf16>)
+  return
+}
+
+// -----
+
+// A reshape of a buffer is a view of it: %a is read through %v after %b is
+// written, so %b may not take %a's slot.
+// CHECK-LABEL: func.func @reshape_source_is_a_view
+// CHECK:         %[[A:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         memref.reshape %[[A]]
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<64xf32>
+// CHECK:         outs(%[[B]] : memref<64xf32>)
+func.func @reshape_source_is_a_view(%ctx: !hip.context, %shape: memref<2xindex>, %in: memref<64xf32>, %out: memref<8x8xf32>) {
+  %a = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  %v = memref.reshape %a(%shape) : (memref<64xf32>, memref<2xindex>) -> memref<8x8xf32>
+  %b = memref.alloc() : memref<64xf32>
+  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.relu(%ctx) ins(%v : memref<8x8xf32>) outs(%out : memref<8x8xf32>)
+  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%in : memref<64xf32>)
+  return
+}
