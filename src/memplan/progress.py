@@ -1,5 +1,6 @@
 """One line of progress on stderr while a plan is searched, only when stderr is a
-terminal: what is planned, the best pool so far and the time left.
+terminal: what is planned, the best pool so far and the time left; while a planning
+pass runs (`pass_progress`), its name and time, and its plans on the same line.
 
 Planning with `best` or `exact` takes its whole time budget on hard problems, and
 a large module's planning can take tens of seconds with greedy too; without a sign
@@ -90,12 +91,47 @@ class ProgressLine:
             self._write("\r\x1b[2K")
 
 
+_pass_line: ProgressLine | None = None
+"""The line of the planning pass running now, which its plans share."""
+
+
+@contextmanager
+def pass_progress(name: str, stream: TextIO | None = None) -> Iterator[None]:
+    """While the block runs (a pass: analysis, planning, rewriting), `name` and the
+    time taken on a line of `stream` (stderr) when that is a terminal; plans
+    searched inside show on the same line. Nested calls share the outer line."""
+    global _pass_line
+    stream = sys.stderr if stream is None else stream
+    if _pass_line is not None or not shows_progress(stream):
+        yield
+        return
+    line = ProgressLine(name, None, stream)
+    _pass_line = line
+    try:
+        yield
+    finally:
+        _pass_line = None
+        line.close()
+
+
 @contextmanager
 def planning_progress(
     label: str, time_limit: float | None = None, stream: TextIO | None = None
 ) -> Iterator[Progress]:
     """A `Progress` callback for a planner, shown as a line on `stream` (stderr)
-    while the block runs when that is a terminal; `no_progress` otherwise."""
+    while the block runs when that is a terminal (on the running pass's line, if
+    there is one); `no_progress` otherwise."""
+    line = _pass_line
+    if line is not None:
+        saved = (line.label, line.time_limit, line.best, line.started)
+        line.label, line.time_limit, line.best, line.started = (
+            f"{saved[0]} | {label}", time_limit, None, time.monotonic()
+        )
+        try:
+            yield line.update
+        finally:
+            line.label, line.time_limit, line.best, line.started = saved
+        return
     stream = sys.stderr if stream is None else stream
     if not shows_progress(stream):
         yield no_progress

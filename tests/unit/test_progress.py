@@ -74,3 +74,22 @@ def test_pool_allocs_planning_reports_progress(monkeypatch):
     plan = pool_allocs.plan_offsets([7 + i for i in range(n)], [1] * n, strategy="best", time_limit=0.3, neighbours=cycle)
     assert shown[0] == (f"best: {n} buffers", 0.3)
     assert plan.pool_size == min(shown[1:])
+
+
+def test_a_pass_line_carries_its_plans(monkeypatch):
+    from memplan.progress import pass_progress
+
+    monkeypatch.setattr(progress_module, "DELAY", 0.0)
+    monkeypatch.setattr(progress_module, "INTERVAL", 0.01)
+    monkeypatch.delenv("MEMPLAN_NO_PROGRESS", raising=False)
+    terminal = Terminal()
+    with pass_progress("pool-allocs", stream=terminal):
+        time.sleep(0.05)
+        with planning_progress("best: 9 buffers", 2.0) as progress:
+            progress(512)
+            time.sleep(0.05)
+        time.sleep(0.05)
+    frames = [f for f in terminal.getvalue().split("\r\x1b[2K") if f]
+    assert any(f.startswith("pool-allocs | ") and f.endswith(" s") and "best" not in f for f in frames)
+    assert any(f.startswith("pool-allocs | best: 9 buffers | best pool 512 B | ") and f.endswith("s left") for f in frames)
+    assert frames[-1].startswith("pool-allocs | ") and "best" not in frames[-1]
