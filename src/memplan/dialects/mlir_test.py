@@ -9,8 +9,8 @@ what MLIR's `TestOps.td` declares (syntax, traits, effects), the code memplan's:
 - `test.cse_of_single_block_op inputs(%a, %b) { ^bb0(...): ... test.region_yield
   %v : f32 } : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>`: Pure, one block.
 - `test.region_yield %v : f32`: its terminator.
-- `"test.side_effect_op"() {effects = [{effect = "read", test_resource}]}`: the
-  effects its `effects` attribute lists: `effect` is read, write, allocate or
+- `"test.side_effect_op"() {effects = [{effect = "read", test_resource}]} : () ->
+  i32` (one result): the effects its `effects` attribute lists: `effect` is read, write, allocate or
   free; `on_result` ties it to result 0, `on_reference = @sym` to a symbol; the
   resource is the default one, `test_resource` (addressable, so it may be any
   memory), or `test_nonaddressable_resource` and its disjoint parts `_a`, `_b`
@@ -33,6 +33,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
@@ -156,7 +157,7 @@ class SideEffectOp(IRDLOperation):
     name = "test.side_effect_op"
 
     operands_ = var_operand_def()
-    results_ = var_result_def()
+    result = result_def(AnyAttr())
 
     traits = traits_def(_ListedEffects())
 
