@@ -187,6 +187,7 @@ class _Checker:
         for buffer in self.fn.buffers:
             if buffer.accesses or buffer.escapes_at is not None:
                 by_group.setdefault(buffer.group, []).append(buffer)
+                self._check_bounds(buffer)
         for buffers in by_group.values():
             for buffer in buffers:
                 self._check_one(buffer)
@@ -205,6 +206,19 @@ class _Checker:
                 for b in (*fixed, *others[i + 1:]):
                     if not _disjoint(a, b):
                         self._check_two(a, b)
+
+    def _check_bounds(self, buffer: Buffer) -> None:
+        """A buffer placed past the end of its root's bytes (then it overlaps whatever
+        lies there)."""
+        if buffer.limit is None or buffer.hi is None or buffer.head is buffer.root:
+            return
+        if (buffer.hi - buffer.limit - Expr(1)).nonnegative() and buffer.accesses:
+            first = min(buffer.accesses, key=lambda a: a.order)
+            self.violations.append(Violation(
+                first.op, first.op,
+                f"{buffer.name()} reaches past the end of {buffer.where()}: its bytes "
+                "end after the bytes asked for",
+            ))
 
     def _check_one(self, buffer: Buffer) -> None:
         """Every pair of accesses of one buffer with a write in it: two reads cannot

@@ -22,7 +22,7 @@ from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
 
 from memplan.analysis.data_layout import alloc_size
-from memplan.checker.expressions import Expr, of_bytes
+from memplan.checker.expressions import Expr, linear, of_bytes
 from memplan.diagnostics import Diagnostic, location_of
 from memplan.interfaces import (
     ALL_STREAMS,
@@ -112,6 +112,9 @@ class Buffer:
     context, that memory on that context (the same in every function)."""
     label: str | None = None
     """How to name it when no value does (a callee's use of context memory)."""
+    limit: Expr | None = None
+    """The bytes its root has, when known (a static type, the size context memory
+    is asked for): no buffer placed in it may reach past them."""
 
     def name(self) -> str:
         return self.label or value_name(self.head)
@@ -222,11 +225,14 @@ class Function:
             return
         lo, hi = _type_range(value.type)
         group: object = value
+        limit = hi
         if isinstance(value, OpResult) and value.index == 0:
             model = context_memory(value.op)
             if model is not None:
                 group = (model.identity(value.op), value.op.operands[model.context_index])
-        buffer = Buffer(value, value, lo, hi, path, group=group)
+                if model.size_index is not None:
+                    limit = linear(value.op.operands[model.size_index])
+        buffer = Buffer(value, value, lo, hi, path, group=group, limit=limit)
         self.buffers.append(buffer)
         self.values[value] = _Value(buffer, Expr(), lo, hi)
 
@@ -254,7 +260,8 @@ class Function:
         buffer = known.buffer
         if trait.places and buffer.head is buffer.root:
             # A buffer placed directly into a root (a pool, scratch, a reused slot).
-            new = Buffer(result, buffer.root, lo, hi, path, group=buffer.group)
+            new = Buffer(result, buffer.root, lo, hi, path, group=buffer.group,
+                         limit=buffer.limit)
             self.buffers.append(new)
             self.values[result] = _Value(new, base, lo, hi)
         else:
