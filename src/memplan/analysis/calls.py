@@ -34,7 +34,7 @@ from xdsl.traits import CallableOpInterface, ConstantLike, SymbolTable
 
 from memplan.analysis.byte_ranges import constant_reach
 from memplan.dialects.hip import ContextType
-from memplan.interfaces import context_memory, get_interface
+from memplan.interfaces import context_memory, get_interface, memory_effects, outlined_bodies
 
 __all__ = ["CallGraph", "shared_context_memory"]
 
@@ -66,6 +66,14 @@ def _passes_context(op: Operation) -> bool:
     return any(isinstance(v.type, ContextType) for v in op.operands)
 
 
+def _may_run_code_with_context(op: Operation) -> bool:
+    """The op hands its context to code behind a symbol that may touch any of the
+    context's memory: it runs outlined bodies, or its effects are unknown. An op
+    whose effects are declared (a kernel launch naming its device kernel) touches
+    only the values they name."""
+    return _passes_context(op) and (bool(outlined_bodies(op)) or memory_effects(op) is None)
+
+
 def _constant(value: SSAValue) -> int | None:
     attribute = ConstantLike.get_constant_value(value)
     data = getattr(attribute, "value", None)
@@ -90,7 +98,7 @@ class CallGraph:
                 if target is not None and _has_body(target):
                     self._callers.setdefault(target, op)
                     self._callees.setdefault(owner, []).append(target)
-                elif _passes_context(op) and (
+                elif _may_run_code_with_context(op) and (
                     target is None or get_interface(target, CallableOpInterface) is not None
                 ):
                     self._unknown.setdefault(owner, op)

@@ -18,6 +18,11 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (
     I64,
+    AnyFloatConstr,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     FlatSymbolRefAttrConstr,
@@ -100,8 +105,8 @@ def _verify_outlined_modes(op: Operation, count_name: str, count: int,
         for i, (init, result) in enumerate(zip(inits, op.results)):
             if init.type != result.type:
                 raise VerifyException(
-                    f"{op_prefix(op)} result type #{i} ({result.type}) must match "
-                    f"{init_name} type #{i} ({init.type})"
+                    f"{op_prefix(op)} result type #{i} ('{result.type}') must match "
+                    f"{init_name} type #{i} ('{init.type}')"
                 )
     elif op.results:
         raise VerifyException(
@@ -241,6 +246,9 @@ class HipDNNGraphOutlineOp(IRDLOperation):
 
 
 _ELEMENT_BITS = {1, 8, 16, 32, 64}
+_FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+"""The float element types hip-ep's constants may hold."""
+_INT64_MAX = 2**63 - 1
 
 
 @irdl_op_definition
@@ -268,66 +276,77 @@ class ConstantOp(IRDLOperation):
     def verify_(self) -> None:
         t = self.result.type
         assert isinstance(t, TensorType)
+        where = op_prefix(self)
         if any(d < 0 for d in t.get_shape()):
-            raise VerifyException(f"{op_prefix(self)} requires a statically shaped ranked tensor result")
+            raise VerifyException(f"{where} requires a statically shaped ranked tensor result")
         element = t.element_type
-        bits = getattr(element, "bitwidth", None)
-        if isinstance(element, IntegerType) and bits not in _ELEMENT_BITS:
-            raise VerifyException(f"{op_prefix(self)} has unsupported integer element type {element}")
-        if bits is None:
-            raise VerifyException(f"{op_prefix(self)} has unsupported element type {element}")
-        if self.serialization_order is not None and self.serialization_order.value.data < 0:
-            raise VerifyException(f"{op_prefix(self)} serialization order must be non-negative")
-        external = (self.source_location, self.offset, self.memory_address, self.size)
-        if self.value is not None:
-            if any(a is not None for a in external):
-                raise VerifyException(f"{op_prefix(self)} inline source must contain only `value`")
-            if self.value.type != t:
-                raise VerifyException(
-                    f"{op_prefix(self)} inline `value` type {self.value.type} does not match "
-                    f"result type {t}"
-                )
-            return
-        file_source = self.source_location is not None or self.offset is not None
-        if file_source and self.memory_address is not None:
-            raise VerifyException(f"{op_prefix(self)} file and memory sources are mutually exclusive")
-        if not file_source and self.memory_address is None and self.size is None:
-            raise VerifyException(
-                f"{op_prefix(self)} requires exactly one source: `value`, complete file source, "
-                "or complete memory source"
-            )
-        if file_source and (self.source_location is None or self.offset is None or self.size is None):
-            raise VerifyException(
-                f"{op_prefix(self)} external source requires `location`, `offset`, and `size` together"
-            )
-        if self.memory_address is not None and self.size is None:
-            raise VerifyException(
-                f"{op_prefix(self)} memory source requires `memory_address` and `size` together"
-            )
-        if not file_source and self.memory_address is None:
-            raise VerifyException(
-                f"{op_prefix(self)} external source requires a file location or memory address"
-            )
-        size = self.size.value.data
+        if isinstance(element, IntegerType):
+            bits = element.width.data
+            if bits not in _ELEMENT_BITS:
+                raise VerifyException(f"{where} has unsupported integer element type '{element}'")
+        elif isinstance(element, _FLOATS):
+            bits = element.bitwidth
+        elif AnyFloatConstr.verifies(element):
+            raise VerifyException(f"{where} has unsupported floating-point element type '{element}'")
+        else:
+            raise VerifyException(f"{where} has unsupported element type '{element}'")
         count = 1
         for d in t.get_shape():
             count *= d
+        if count > _INT64_MAX:
+            raise VerifyException(f"{where} result element count overflows int64")
         expected = count * ((bits + 7) // 8)
+        if expected > _INT64_MAX:
+            raise VerifyException(f"{where} result byte size overflows int64")
+        if self.serialization_order is not None and self.serialization_order.value.data < 0:
+            raise VerifyException(f"{where} serialization order must be non-negative")
+        if self.value is not None:
+            if any(a is not None for a in (self.source_location, self.offset,
+                                           self.memory_address, self.size)):
+                raise VerifyException(f"{where} inline source must contain only `value`")
+            if self.value.type != t:
+                raise VerifyException(
+                    f"{where} inline `value` type '{self.value.type}' does not match result "
+                    f"type '{t}'"
+                )
+            return
+        file_source = self.source_location is not None or self.offset is not None
+        memory_source = self.memory_address is not None
+        if file_source and memory_source:
+            raise VerifyException(f"{where} file and memory sources are mutually exclusive")
+        if not file_source and not memory_source and self.size is None:
+            raise VerifyException(
+                f"{where} requires exactly one source: `value`, complete file source, or "
+                "complete memory source"
+            )
+        if file_source and (self.source_location is None or self.offset is None or self.size is None):
+            raise VerifyException(
+                f"{where} external source requires `location`, `offset`, and `size` together"
+            )
+        if memory_source and self.size is None:
+            raise VerifyException(
+                f"{where} memory source requires `memory_address` and `size` together"
+            )
+        if not file_source and not memory_source:
+            raise VerifyException(f"{where} external source requires a file location or memory address")
+        size = self.size.value.data
         if size <= 0:
-            raise VerifyException(f"{op_prefix(self)} external source `size` must be positive")
+            raise VerifyException(f"{where} external source `size` must be positive")
         if size != expected:
             raise VerifyException(
-                f"{op_prefix(self)} external source byte size {size} does not match result byte "
-                f"size {expected}"
+                f"{where} external source byte size {size} does not match result byte size {expected}"
             )
-        if self.memory_address is not None:
+        if memory_source:
             if self.memory_address.value.data == 0:
-                raise VerifyException(f"{op_prefix(self)} memory-address source has null address")
+                raise VerifyException(f"{where} memory-address source has null address")
             return
+        offset = self.offset.value.data
         if not self.source_location.data:
-            raise VerifyException(f"{op_prefix(self)} external source `location` must not be empty")
-        if self.offset.value.data < 0:
-            raise VerifyException(f"{op_prefix(self)} file source `offset` must be non-negative")
+            raise VerifyException(f"{where} external source `location` must not be empty")
+        if offset < 0:
+            raise VerifyException(f"{where} file source `offset` must be non-negative")
+        if offset > _INT64_MAX - size:
+            raise VerifyException(f"{where} file source range overflows int64")
 
 
 @irdl_op_definition

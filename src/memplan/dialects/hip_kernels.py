@@ -24,11 +24,12 @@ memory effects, and the memory passes see nothing to plan.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     BoolAttr,
     Float32Type,
@@ -138,6 +139,8 @@ class KernelSpec:
     """Tensor-mode results after `->` (hip-ep's custom parsers), else after `:`."""
     head: str | None = None
     """An i32 attribute written `name(N)` between `(%ctx)` and `ins`."""
+    check: Callable[[KernelOp], None] | None = None
+    """A rule of this kernel's own, after the family's (hip-ep's per-op verifier)."""
 
     @property
     def class_name(self) -> str:
@@ -179,7 +182,8 @@ def _operands(text: str, clause: str) -> list[Operand]:
 
 
 def _k(name: str, ins: str, outs: str = "output", attrs: str = "", *, kw: str = "",
-       ctx: str = "ctx", arrow: bool = False, head: str | None = None) -> KernelSpec:
+       ctx: str = "ctx", arrow: bool = False, head: str | None = None,
+       check: Callable[[KernelOp], None] | None = None) -> KernelSpec:
     """A table row in short form: `ins`/`outs` are operand names (`x?` optional,
     `x*` variadic); `kw` the keyword groups (`cval=constant_value` when the keyword
     is not the operand's name), each one optional operand; `attrs` entries
@@ -195,7 +199,73 @@ def _k(name: str, ins: str, outs: str = "output", attrs: str = "", *, kw: str = 
         attr, _, kind = decl.partition(":")
         value = _default(kind, default) if has_default else None
         specs.append(AttrSpec(attr, kind, value))
-    return KernelSpec(name, tuple(operands), tuple(specs), ctx, arrow, head)
+    return KernelSpec(name, tuple(operands), tuple(specs), ctx, arrow, head, check)
+
+
+def _dims(shape: Sequence[int]) -> str:
+    return "[" + ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) + "]"
+
+
+def _broadcast(a: Sequence[int], b: Sequence[int]) -> list[int] | None:
+    """NumPy broadcasting of two shapes as MLIR's `getBroadcastedShape` does it (a
+    `?` next to a size above 1 takes that size, next to 1 stays `?`); None if two
+    static sizes clash."""
+    out: list[int] = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if DYNAMIC_INDEX in (x, y):
+            big = [d for d in (x, y) if d > 1]
+            out.append(big[0] if big else DYNAMIC_INDEX)
+        elif x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            return None
+    return out[::-1]
+
+
+def _check_matmul(op: KernelOp) -> None:
+    """hip-ep's static shape rule for `hip.matmul`: ONNX MatMul's contraction and
+    batch broadcast, and the destination's shape where both sides are static."""
+    a, b, out = (v.type.get_shape() for v in (op.A, op.B, op.output))  # type: ignore[attr-defined]
+    for label, shape in (("A", a), ("B", b)):
+        if len(shape) < 2:
+            raise VerifyException(
+                f"{op_prefix(op)} matmul {label} must have rank >= 2, got rank {len(shape)}"
+            )
+    ka, kb = a[-1], b[-2]
+    if DYNAMIC_INDEX not in (ka, kb) and ka != kb:
+        raise VerifyException(
+            f"{op_prefix(op)} matmul contraction dim mismatch: A.shape[-1]={ka} vs B.shape[-2]={kb}"
+        )
+    batch = _broadcast(a[:-2], b[:-2])
+    if batch is None:
+        raise VerifyException(
+            f"{op_prefix(op)} matmul batch broadcast failure: A.batch={_dims(a[:-2])} "
+            f"B.batch={_dims(b[:-2])}"
+        )
+    want = [*batch, a[-2], b[-1]]
+    if len(out) != len(want):
+        raise VerifyException(
+            f"{op_prefix(op)} rank mismatch on result #0: expected rank {len(want)} "
+            f"{_dims(want)} but outs has rank {len(out)} {_dims(out)}"
+        )
+    for d, (got, expected) in enumerate(zip(out, want)):
+        if DYNAMIC_INDEX not in (got, expected) and got != expected:
+            raise VerifyException(
+                f"{op_prefix(op)} dim {d} of result #0 mismatch: expected {expected} "
+                f"{_dims(want)} but outs has {got} {_dims(out)}"
+            )
+
+
+def _check_layer_norm(op: KernelOp) -> None:
+    if not 1 <= len(op.outs) <= 3:
+        raise VerifyException(
+            f"{op_prefix(op)} expected 1 to 3 output buffers (output, [mean, [inv_std]]), "
+            f"got {len(op.outs)}"
+        )
 
 
 _REDUCE = "keepdims:i64=1 noop_with_empty_axes:i64=0"
@@ -225,7 +295,7 @@ KERNELS: tuple[KernelSpec, ...] = (
     _k("where", "condition x y"),
     _k("bias_gelu", "data bias"),
     # linear algebra, convolution
-    _k("matmul", "A B"),
+    _k("matmul", "A B", check=_check_matmul),
     _k("gemm", "input_a input_b input_c?",
        attrs="alpha:f32=1.0 beta:f32=1.0 transA:i64=0 transB:i64=0"),
     _k("matmul_nbits", "A B scales", kw="zero_points g_idx bias", ctx="handle",
@@ -246,7 +316,7 @@ KERNELS: tuple[KernelSpec, ...] = (
     # normalization, positional encoding, attention
     _k("rms_norm", "input scale", attrs="axis:i64 epsilon:f32 stash_type:i64"),
     _k("layer_norm", "input scale bias?", "outputs*",
-       attrs="axis:i64=-1 epsilon:f32=9.99999974E-6 stash_type:i64=1"),
+       attrs="axis:i64=-1 epsilon:f32=9.99999974E-6 stash_type:i64=1", check=_check_layer_norm),
     _k("skip_rms_norm", "input skip gamma bias?", "outputs*", attrs="epsilon:f32"),
     _k("rope", "input position_ids? cos_cache sin_cache",
        attrs="interleaved:i64 num_heads:i64 rotary_embedding_dim:i64"),
@@ -469,6 +539,8 @@ class KernelOp(IRDLOperation):
     def verify_(self) -> None:
         verify_data_operands(self)
         verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))
+        if self.SPEC.check is not None:
+            self.SPEC.check(self)
 
 
 def parse_typed_operands(parser: Parser, keyword: str) -> list[SSAValue]:

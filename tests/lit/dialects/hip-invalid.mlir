@@ -110,7 +110,7 @@ func.func private @body(!hip.context)
 // -----
 
 func.func @if_result_type(%ctx: !hip.context, %c: i1, %v: tensor<4xf32>) {
-  // expected-error @+1 {{'hip.if' op result type #0 (tensor<8xf32>) must match o_init type #0 (tensor<4xf32>)}}
+  // expected-error @+1 {{'hip.if' op result type #0 ('tensor<8xf32>') must match o_init type #0 ('tensor<4xf32>')}}
   %r = hip.if(%ctx, %c) outs(%v : tensor<4xf32>) -> (tensor<8xf32>) then @t else @e {num_outputs = 1 : i32}
   func.return
 }
@@ -149,7 +149,7 @@ func.func @constant_without_source() {
 // -----
 
 func.func @constant_value_type() {
-  // expected-error @+1 {{'hip.constant' op inline `value` type tensor<2xf32> does not match result type tensor<4xf32>}}
+  // expected-error @+1 {{'hip.constant' op inline `value` type 'tensor<2xf32>' does not match result type 'tensor<4xf32>'}}
   %c = hip.constant {value = dense<1.0> : tensor<2xf32>} : tensor<4xf32>
   func.return
 }

@@ -736,3 +736,27 @@ def test_the_name_check_catches_each_kind_of_mention(tmp_path):
         "isinstance test on ReadbackScalarOp",
         "compared with ReadbackScalarOp",
     ]
+
+
+def test_a_kernel_launch_is_no_call_but_an_outlined_body_is():
+    """`hip.launch @k` names a device kernel whose effects it declares; `hip.loop`
+    runs a function with the context. Only the latter may touch context memory."""
+    from memplan.analysis.calls import CallGraph
+
+    module = parse(
+        "builtin.module {\n"
+        "  func.func @launches(%ctx: !hip.context, %a: memref<4xf32>, %n: index) {\n"
+        "    hip.launch @kernel(%ctx) ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)\n"
+        "    func.return\n"
+        "  }\n"
+        "  func.func @loops(%ctx: !hip.context, %a: memref<4xf32>, %n: index) {\n"
+        "    hip.loop(%ctx, %n) iter_args(%a : memref<4xf32>) body @outside {num_loop_carried = 1 : i32}\n"
+        "    func.return\n"
+        "  }\n"
+        "  func.func private @outside(!hip.context, memref<i64>, memref<i1>, memref<4xf32>)\n"
+        "}"
+    )
+    launches, loops, _ = module.body.block.ops
+    calls = CallGraph(module)
+    assert calls.unknown_context_call(launches) is None
+    assert calls.unknown_context_call(loops) is loops.body.block.first_op
