@@ -21,7 +21,15 @@ from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import CallableOpInterface, SymbolTable
 
 from memplan.checker.expressions import Expr, constant
-from memplan.checker.model import Access, Buffer, CallSummary, Function, Violation, value_name
+from memplan.checker.model import (
+    Access,
+    Buffer,
+    CallSummary,
+    Function,
+    Violation,
+    op_label,
+    value_name,
+)
 from memplan.diagnostics import location_of
 from memplan.interfaces import ALL_STREAMS, get_interface, host_inline_regions
 
@@ -241,7 +249,7 @@ class _Checker:
                     self.violations.append(Violation(
                         escaping.escapes_at,
                         other.accesses[0].op if other.accesses else escaping.escapes_at,
-                        f"{escaping.name()} escapes to '{escaping.escapes_at.name}' at "
+                        f"{escaping.name()} escapes to '{op_label(escaping.escapes_at)}' at "
                         f"{location_of(escaping.escapes_at)}, which may access it at any "
                         f"time, but shares bytes of {a.where()} with "
                         f"{other.name()}",

@@ -45,6 +45,7 @@ __all__ = [
     "Function",
     "Path",
     "Violation",
+    "op_label",
     "value_name",
 ]
 
@@ -52,11 +53,17 @@ Path = tuple[tuple[Block, int], ...]
 """(block, index of the op or its ancestor in that block), outermost first."""
 
 
+def op_label(op: Operation) -> str:
+    """The op's name as written (an unregistered op's own name, not its class's)."""
+    written = getattr(op, "op_name", None)
+    return getattr(written, "data", None) or op.name
+
+
 def value_name(value: SSAValue) -> str:
     if value.name_hint:
         return f"%{value.name_hint}"
     if isinstance(value, OpResult):
-        return f"the result of '{value.op.name}' at {location_of(value.op)}"
+        return f"the result of '{op_label(value.op)}' at {location_of(value.op)}"
     return f"block argument #{value.index}"
 
 
@@ -147,7 +154,7 @@ class Access:
         kind = "write" if self.write else "read"
         where = "host" if self.stream is None else f"device, stream {value_name(self.stream)}"
         loc = location_of(self.op)
-        return f"{kind} of {self.buffer.name()} ({where}) by '{self.op.name}' at {loc}"
+        return f"{kind} of {self.buffer.name()} ({where}) by '{op_label(self.op)}' at {loc}"
 
 
 @dataclass(frozen=True)
