@@ -31,6 +31,7 @@ from memplan.diagnostics import (
     location_of,
 )
 from memplan.printing import print_mlir, print_module
+from memplan.parsing import indexed_symbol_lookups
 from memplan.passes.registry import PASSES, passes_by_name
 from memplan.tools.output import OutputError, write_output
 from memplan.tools.expected_diagnostics import check, collect_expectations
@@ -181,6 +182,11 @@ def _print_module(module: ModuleOp, args: Namespace, ctx: Context) -> str:
 def _verify(module: ModuleOp) -> None:
     """Verify op by op so a failure names the op that failed, with its location."""
     positions: dict[Block, dict[Operation, int]] = {}
+    with indexed_symbol_lookups():
+        _verify_ops(module, positions)
+
+
+def _verify_ops(module: ModuleOp, positions: dict[Block, dict[Operation, int]]) -> None:
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from memplan.diagnostics import Diagnostic, Location
+from memplan.parsing import TypeCachingParser, without_gc
 
 SPLIT_MARKER = "// -----"
 
@@ -34,7 +35,7 @@ class LineIndex:
         return line, offset - self._starts[line - 1] + 1
 
 
-class LocatingParser(Parser):
+class LocatingParser(TypeCachingParser):
     """A parser that records each op's `file:line:col`, so diagnostics raised long
     after parsing (by verifiers and passes) can point at the source text."""
 
@@ -126,4 +127,5 @@ def parse_error_diagnostic(error: ParseError, text: str, name: str) -> Diagnosti
 
 
 def parse_module(ctx: Context, text: str, name: str) -> ModuleOp:
-    return LocatingParser(ctx, text, name).parse_module()
+    with without_gc():
+        return LocatingParser(ctx, text, name).parse_module()

@@ -1,0 +1,120 @@
+"""Faster reading of MLIR text: types cached by their source text, no garbage
+collection while parsing, symbol tables indexed while verifying.
+
+A decoder module spells a few dozen distinct types tens of thousands of times
+(``memref<1x512xf16>`` on every kernel), and xDSL parses each occurrence from scratch:
+in a 20,000-op module more than half of the parse went to ``parse_optional_type``,
+much of it building ``MemRefType``'s constraints again. :class:`TypeCachingParser`
+parses a type's text once per parse and afterwards only recognises the same text.
+Parsing allocates millions of objects and frees almost none, so the collector's
+passes find nothing: :func:`without_gc` switches it off meanwhile. Verifying every
+``util.global.load``/``store`` looks its global up with xDSL's
+``SymbolTable.lookup_symbol``, a scan of the module's top-level ops each time:
+quadratic in the module. :func:`indexed_symbol_lookups` answers those lookups from
+one dictionary per symbol table while the IR does not change.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
+from xdsl.ir import Operation, TypeAttribute
+from xdsl.parser import Parser
+from xdsl.traits import SymbolOpInterface, SymbolTable
+
+#: The text a type can span: a type name (``!dialect.name``, or a bare builtin name
+#: such as ``index``, ``memref``) and, optionally, a ``<...>`` body with up to four
+#: levels of nested angle brackets. Only a candidate: a type is cached under this
+#: text only when parsing it consumed exactly that text, and a cached text is reused
+#: only where the same text appears, so a wrong candidate (``->`` inside a body)
+#: merely misses the cache.
+_TYPE_TEXT = re.compile(
+    r"(?:![\w.$-]+|[A-Za-z_][\w.$]*)"
+    r"(?:<(?:[^<>]|<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)*>)?"
+)
+
+
+class TypeCachingParser(Parser):
+    """A parser mixin (put it before :class:`xdsl.parser.Parser`): each distinct type
+    text is parsed once per parser; later occurrences return the same (immutable)
+    type object and move the lexer past the text."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._types_by_text: dict[str, TypeAttribute] = {}
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        token = self._current_token
+        start = token.span.start
+        content = token.span.input.content
+        candidate = _TYPE_TEXT.match(content, start)
+        if candidate is None:
+            return super().parse_optional_type()
+        text = candidate.group()
+        end = candidate.end()
+        cached = self._types_by_text.get(text)
+        if cached is not None:
+            lexer = self.lexer
+            lexer.pos = end
+            self._parser_state.current_token = lexer.lex()
+            return cached
+        parsed = super().parse_optional_type()
+        if parsed is not None:
+            # Cache only when the parse stopped exactly at the candidate's end
+            # (nothing but whitespace between it and the next token).
+            after = self._current_token.span.start
+            if after == end or (after > end and content[end:after].isspace()):
+                self._types_by_text[text] = parsed
+        return parsed
+
+
+@contextmanager
+def without_gc() -> Iterator[None]:
+    """The cyclic garbage collector off for the duration (as it was afterwards)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@contextmanager
+def indexed_symbol_lookups() -> Iterator[None]:
+    """``SymbolTable.lookup_symbol`` from a name -> op dictionary per symbol table,
+    built on the first lookup in it, for the duration. Only for code that does not
+    add, remove or rename symbols meanwhile (verification); nested references and
+    ops outside any symbol table go to xDSL's own lookup."""
+    original = SymbolTable.lookup_symbol
+    tables: dict[Operation, dict[str, Operation]] = {}
+
+    def lookup_symbol(op: Operation, name: str | StringAttr | SymbolRefAttr) -> Operation | None:
+        if isinstance(name, SymbolRefAttr) and name.nested_references.data:
+            return original(op, name)
+        anchor: Operation | None = op
+        while anchor is not None and not anchor.has_trait(SymbolTable):
+            anchor = anchor.parent_op()
+        if anchor is None:
+            return original(op, name)
+        table = tables.get(anchor)
+        if table is None:
+            table = tables[anchor] = {}
+            for candidate in anchor.regions[0].block.ops:
+                symbol = candidate.get_trait(SymbolOpInterface)
+                symbol_name = symbol.get_sym_attr_name(candidate) if symbol is not None else None
+                if symbol_name is not None:
+                    # The first definition wins, as in xDSL's scan.
+                    table.setdefault(symbol_name.data, candidate)
+        key = name.root_reference.data if isinstance(name, SymbolRefAttr) else getattr(name, "data", name)
+        return table.get(key)
+
+    SymbolTable.lookup_symbol = staticmethod(lookup_symbol)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        SymbolTable.lookup_symbol = staticmethod(original)  # type: ignore[method-assign]
