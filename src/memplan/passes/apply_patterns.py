@@ -9,7 +9,7 @@ every predecessor become one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from xdsl.context import Context
@@ -33,7 +33,8 @@ class ApplyPatterns(MemplanPass):
 
     name = "apply-patterns"
 
-    max_iterations: int = 10
+    max_iterations: int = field(default=10, metadata={"help": (
+        "sweeps of the patterns at most, as canonicalize's")})
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         driver = GreedyDriver(

@@ -39,7 +39,7 @@ from memplan.analysis.fingerprint import fingerprint
 from memplan.analysis.purity import is_trivially_dead
 from memplan.interfaces import get_interface
 from memplan.diagnostics import UserError
-from memplan.passes.base import MemplanPass
+from memplan.passes.base import MemplanPass, record_statistic
 from memplan.passes.patterns.common import (
     erase_unreachable_blocks,
     fold_block_arguments,
@@ -139,6 +139,8 @@ class GreedyDriver:
     disabled_patterns: frozenset[str] = frozenset()
     converged: bool = False
     """Whether the last `run` ended because a sweep changed nothing."""
+    rewrites: int = 0
+    """Op rewrites (erasures, folds, patterns) the last `run` applied."""
 
     def run(self, module: ModuleOp) -> bool:
         before = fingerprint(module)
@@ -157,6 +159,7 @@ class GreedyDriver:
             walker = PatternRewriteWalker(rewriter, walk_reverse=True)
             changed = walker.rewrite_module(module)
             done += rewriter.rewrites
+            self.rewrites = done
             for cleanup in self.cleanups:
                 changed |= cleanup(module)
             if not changed:
@@ -202,6 +205,7 @@ class Canonicalize(MemplanPass):
         if self.region_simplify == "disabled":
             driver.cleanups = (unique_constants,)
         changed = driver.run(module)
+        record_statistic("num-rewrites", driver.rewrites, "Number of rewrites applied")
         if self.test_convergence and not driver.converged:
             raise UserError(
                 f"canonicalize: the patterns did not converge within "

@@ -15,7 +15,7 @@ See docs/design/fixed-point-iterator.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -25,7 +25,7 @@ from xdsl.passes import ModulePass
 
 from memplan.analysis.fingerprint import fingerprint
 from memplan.diagnostics import UserError, location_of, remark
-from memplan.passes.base import MemplanPass
+from memplan.passes.base import MemplanPass, record_statistic
 
 NAME = "fixed-point-iterator"
 
@@ -143,9 +143,12 @@ class FixedPointIterator(MemplanPass):
 
     name = NAME
 
-    pipeline: str = ""
-    max_iterations: int = 10
-    debug: bool | None = False
+    pipeline: str = field(default="", metadata={"help": (
+        "the nested pipeline to rerun, quoted or not: cse,canonicalize")})
+    max_iterations: int = field(default=10, metadata={"help": (
+        "iterations at most; past them the pass fails")})
+    debug: bool | None = field(default=False, metadata={"help": (
+        "remark, per iteration, which passes changed the IR")})
     _passes: ClassVar[tuple[NestedPass, ...]] = ()
 
     def __post_init__(self) -> None:
@@ -155,12 +158,14 @@ class FixedPointIterator(MemplanPass):
         object.__setattr__(self, "_passes", parse_nested(self.pipeline))
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
-        return iterate_to_fixed_point(
+        result = iterate_to_fixed_point(
             ctx,
             module,
             self._passes,
             max_iterations=self.max_iterations,
             debug=self.debug is not False,  # a bare `{debug}` gives None
             pipeline_text=self.pipeline,
-        ).changed
+        )
+        record_statistic("num-iterations", result.iterations, "Number of iterations run")
+        return result.changed
 

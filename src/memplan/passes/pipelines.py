@@ -72,8 +72,10 @@ class StreamCleanup(NamedPipeline):
 
     name = "stream-cleanup"
 
-    max_iterations: int = 10
-    debug: bool | None = False
+    max_iterations: int = field(default=10, metadata={"help": (
+        "rounds of the cleanup at most before it fails as not converging")})
+    debug: bool | None = field(default=False, metadata={"help": (
+        "remark, per round, which passes changed the IR")})
 
     def expand(self) -> str:
         return fixed_point(STREAM_CLEANUP, max_iterations=self.max_iterations,
@@ -93,9 +95,12 @@ class HipMemoryPlan(NamedPipeline):
 
     name = "hip-memory-plan"
 
-    alignment: int = 256
-    strategy: str = "greedy"
-    debug: bool | None = False
+    alignment: int = field(default=256, metadata={"help": (
+        "byte alignment of every pool offset (a positive power of two)")})
+    strategy: str = field(default="greedy", metadata={"help": (
+        "how pool-allocs plans offsets: greedy, best, exact or best-fit")})
+    debug: bool | None = field(default=False, metadata={"help": (
+        "remark why buffers were left alone, in both passes")})
     report: str | None = field(
         default=None, metadata={"help": "write the pool plan to this path as an HTML report"}
     )

@@ -182,16 +182,45 @@ def _type_text(hint: object) -> str:
     )
 
 
+def _attribute_docstrings(cls: type) -> dict[str, str]:
+    """`field: T = x` followed by a string literal, in `cls` and its bases (the
+    nearest class wins): the description a field's docstring gives."""
+    import ast
+    import inspect
+    import textwrap
+
+    found: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if klass.__module__ in ("builtins",) or klass.__module__.startswith("xdsl."):
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for node, following in zip(body, body[1:]):
+            if (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
+                found[node.target.id] = " ".join(following.value.value.split())
+    return found
+
+
 def pass_options(cls: type[ModulePass]) -> list[PassOption]:
-    """The options of pass class `cls`, from its dataclass fields: a field's
-    description is `metadata={"help": ...}` on the field, so the class is the one
-    source of what an option means."""
+    """The options of pass class `cls`, from its dataclass fields. A field's
+    description is `metadata={"help": ...}` on the field or the docstring written
+    under it, so the class is the one source of what an option means."""
     import dataclasses
     import typing
 
     if not dataclasses.is_dataclass(cls):
         return []
     hints = typing.get_type_hints(cls)
+    docstrings = _attribute_docstrings(cls)
     options: list[PassOption] = []
     for f in dataclasses.fields(cls):
         if f.name.startswith("_") or f.name == "name" or not f.init:
@@ -207,7 +236,7 @@ def pass_options(cls: type[ModulePass]) -> list[PassOption]:
                 f.name,
                 _type_text(hints.get(f.name, str)),
                 default,
-                str(f.metadata.get("help", "")),
+                str(f.metadata.get("help", "") or docstrings.get(f.name, "")),
             )
         )
     return options

@@ -114,3 +114,34 @@ def test_universe_never_reuses_xdsl_names():
 
     assert not set(MEMPLAN_UNIVERSE.all_dialects) & set(get_all_dialects())
     assert not set(MEMPLAN_UNIVERSE.all_passes) & set(get_all_passes())
+
+
+def test_every_pass_option_is_described_on_its_class(capsys):
+    from memplan.passes.registry import pass_options
+
+    for info in PASSES:
+        for option in pass_options(info.load()):
+            assert option.description, f"{info.name}: --{option.spelled} has no help"
+            assert "<class" not in option.type_text and "bool" not in option.type_text
+    assert main(["--help"]) == 0
+    text = capsys.readouterr().out
+    # Enum values, MLIR-style value names and defaults; no Python type names.
+    assert "--region-simplify" in text and "<disabled|normal|aggressive>" in text
+    assert "(default: normal)" in text
+    for python_name in ("<class", "Literal[", " | None", "tuple["):
+        assert python_name not in text
+
+
+def test_pass_statistics_count_per_pass(tmp_path, capsys):
+    source = tmp_path / "dup.mlir"
+    source.write_text(
+        "func.func @f(%a: index) -> index {\n"
+        "  %0 = arith.addi %a, %a : index\n  %1 = arith.addi %a, %a : index\n"
+        "  %2 = arith.muli %0, %1 : index\n  return %2 : index\n}\n"
+    )
+    assert main([str(source), "--mlir-pass-statistics", "-cse",
+                 "--iree-util-fixed-point-iterator=pipeline=cse"]) == 0
+    report = capsys.readouterr().err
+    cse = report[report.index("\nCSE\n"):report.index("FixedPointIterator")]
+    assert "(S) 1 num-ops-erased" in cse
+    assert "(S) 1 num-iterations" in report[report.index("FixedPointIterator"):]
