@@ -1,0 +1,61 @@
+"""Symbol references between functions, and what their callees use of context memory."""
+
+from __future__ import annotations
+
+from memplan.analysis.calls import CallGraph, shared_context_memory
+from memplan.context import make_context
+from memplan.dialects.hip import GetHostScratchOp, GetPoolOp
+from memplan.tools.source import parse_module
+
+MODULE = """
+func.func private @outside(!hip.context)
+func.func @leaf(%ctx: !hip.context) {
+  %c0 = arith.constant 0 : index
+  %c96 = arith.constant 96 : index
+  %s = hip.get_host_scratch(%ctx, %c96) : memref<?xi8>
+  %v = memref.view %s[%c0][] : memref<?xi8> to memref<2xi64>
+  %w = memref.reinterpret_cast %v to offset: [2], sizes: [4], strides: [1] : memref<2xi64> to memref<4xi64, strided<[1], offset: 2>>
+  "test.use"(%w) : (memref<4xi64, strided<[1], offset: 2>>) -> ()
+  return
+}
+func.func @middle(%ctx: !hip.context) {
+  func.call @leaf(%ctx) : (!hip.context) -> ()
+  return
+}
+func.func @top(%ctx: !hip.context) {
+  func.call @middle(%ctx) : (!hip.context) -> ()
+  return
+}
+func.func @stranger(%ctx: !hip.context) {
+  func.call @outside(%ctx) : (!hip.context) -> ()
+  return
+}
+"""
+
+
+def _functions():
+    module = parse_module(make_context(allow_unregistered=True), MODULE, "t.mlir")
+    return CallGraph(module), {op.sym_name.data: op for op in module.ops}
+
+
+def test_callees_are_transitive_and_callers_are_found():
+    graph, f = _functions()
+    assert graph.callees(f["top"]) == [f["middle"], f["leaf"]]
+    assert graph.caller(f["leaf"]).name == "func.call"
+    assert graph.caller(f["top"]) is None
+
+
+def test_reserved_bytes_follow_view_chains_in_callees():
+    graph, f = _functions()
+    # The reinterpret_cast of the view reaches elements 2..5: bytes 16..48.
+    assert graph.reserved(f["top"], (GetHostScratchOp, None)) == (48, 96)
+    assert graph.reserved(f["leaf"], (GetHostScratchOp, None)) == (0, 0)
+
+
+def test_why_functions_stay_out_of_context_memory():
+    graph, f = _functions()
+    assert "referenced by 'func.call'" in shared_context_memory(graph, f["leaf"])
+    assert "hands the runtime context" in shared_context_memory(graph, f["stranger"])
+    assert shared_context_memory(graph, f["top"]) is None
+    assert shared_context_memory(graph, f["top"], GetHostScratchOp) is not None
+    assert shared_context_memory(graph, f["top"], GetPoolOp) is None

@@ -1,0 +1,87 @@
+"""The plan checker's package: its imports, and the rules it took over from the
+planners' own assumptions (sizes, view chains, calls, regions, bounds)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import memplan.checker
+from memplan.checker import check_module
+from memplan.context import make_context
+from memplan.tools.source import parse_module
+
+
+def test_it_shares_only_the_data_layout_with_the_planners():
+    imports = set()
+    for path in Path(memplan.checker.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        imports |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "memplan.analysis.data_layout" in imports
+    assert {m for m in imports if m and m.startswith(("memplan.analysis", "memplan.planning"))} \
+        == {"memplan.analysis.data_layout"}
+
+
+def _check(text: str):
+    return check_module(parse_module(make_context(allow_unregistered=True), text, "t.mlir"))
+
+
+SCALARS = """
+func.func @f(%ctx: !hip.context, %x: ELEM, %y: i64, %o: memref<9xf32>, %p: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %at = arith.constant AT : index
+  %size = arith.constant 256 : index
+  %s = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
+  %a = memref.view %s[%c0][] : memref<?xi8> to memref<9xELEM>
+  memref.store %x, %a[%c8] : memref<9xELEM>
+  hip.cast(%ctx) ins(%a : memref<9xELEM>) outs(%o : memref<9xf32>)
+  %b = memref.view %s[%at][] : memref<?xi8> to memref<1xi64>
+  memref.store %y, %b[%c0] : memref<1xi64>
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("element, at, races", [
+    ("i33", 64, True),   # 9 x i33 is 72 bytes
+    ("i33", 72, False),
+    ("i24", 36, False),  # 9 x i24 is 36 bytes
+    ("i24", 32, True),
+])
+def test_sizes_are_the_data_layouts(element, at, races):
+    violations = _check(SCALARS.replace("ELEM", element).replace("AT", str(at)))
+    assert bool(violations) == races
+
+
+def test_two_calls_of_a_callee_with_scratch_race():
+    text = """
+    func.func @callee(%ctx: !hip.context, %x: i64, %o: memref<1xf32>) {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %s = hip.get_host_scratch(%ctx, %c64) : memref<?xi8>
+      %a = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
+      memref.store %x, %a[%c0] : memref<1xi64>
+      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+      return
+    }
+    func.func @caller(%ctx: !hip.context, %x: i64, %o: memref<1xf32>) {
+      func.call @callee(%ctx, %x, %o) : (!hip.context, i64, memref<1xf32>) -> ()
+      SYNC
+      func.call @callee(%ctx, %x, %o) : (!hip.context, i64, memref<1xf32>) -> ()
+      return
+    }
+    """
+    racy = _check(text.replace("SYNC", ""))
+    assert len(racy) == 1 and racy[0].later.name == racy[0].earlier.name == "func.call"
+    assert _check(text.replace("SYNC", "hip.synchronize(%ctx)")) == []
+
+
+def test_a_buffer_past_the_scratch_asked_for():
+    text = SCALARS.replace("ELEM", "i64").replace("AT", "200").replace(
+        "%size = arith.constant 256", "%size = arith.constant 204")
+    (violation,) = _check(text)
+    assert "reaches past the end" in violation.message
