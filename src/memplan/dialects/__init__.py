@@ -43,6 +43,12 @@ def _iree_encoding() -> Dialect:
     return IreeEncoding
 
 
+def _flow() -> Dialect:
+    from memplan.dialects.flow import Flow
+
+    return Flow
+
+
 def _memref_mlir_syntax() -> Dialect:
     from memplan.dialects.memref import MemRefMlirSyntax
 
@@ -55,6 +61,7 @@ MEMPLAN_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "util": _util,
     "hal": _hal,
     "iree_encoding": _iree_encoding,
+    "flow": _flow,
 }
 
 def _scf_mlir_syntax() -> Dialect:

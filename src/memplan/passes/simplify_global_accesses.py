@@ -17,10 +17,14 @@ indirect access). Inside an initializer every global counts as mutable: it is th
 initializer that gives the immutable ones their value, so their loads are ordered
 with the stores.
 
+Then, as IREE, within each segment the first access of a global moves to the
+segment's start when it is a load, and the last one to the segment's end when it is
+a store: the rest of the segment touches no global (a barrier would have ended it),
+so this only widens the window the next pass sees, and later passes see loads
+early and stores late.
+
 Globals, loads, stores and initializers are recognised through the interfaces of
-`memplan.analysis.globals`, never by op name. Unlike IREE, loads are not moved up
-and stores not moved down within a segment: that changes no result of the rules
-above and keeps the program order readable.
+`memplan.analysis.globals`, never by op name.
 """
 
 from __future__ import annotations
@@ -156,6 +160,77 @@ class _Callable:
                 last[name] = op
             elif op.has_trait(IsTerminator, value_if_unregistered=False) or _is_barrier(op):
                 last.clear()
+        self._move_accesses(block)
+
+    def _segments(
+        self, block: Block
+    ) -> list[tuple[Operation | None, list[Operation], Operation | None]]:
+        """The block's runs of ops between barriers (and terminators), each with the
+        barrier before it and the one after it (None at the block's ends)."""
+        segments: list[tuple[Operation | None, list[Operation], Operation | None]] = []
+        before: Operation | None = None
+        current: list[Operation] = []
+        for op in block.ops:
+            is_access = (
+                get_interface(op, GlobalLoadInterface) is not None
+                or get_interface(op, GlobalStoreInterface) is not None
+            )
+            if not is_access and (
+                op.has_trait(IsTerminator, value_if_unregistered=False) or _is_barrier(op)
+            ):
+                if current:
+                    segments.append((before, current, op))
+                before, current = op, []
+            else:
+                current.append(op)
+        if current:
+            segments.append((before, current, None))
+        return segments
+
+    def _move_accesses(self, block: Block) -> None:
+        for before, segment, after in self._segments(block):
+            accesses: dict[str, list[Operation]] = {}
+            for op in segment:
+                if (load := get_interface(op, GlobalLoadInterface)) is not None:
+                    if load.symbol(op) not in self.immutable:
+                        accesses.setdefault(load.symbol(op), []).append(op)
+                elif (store := get_interface(op, GlobalStoreInterface)) is not None:
+                    accesses.setdefault(store.symbol(op), []).append(op)
+            # Program order is kept among the moved loads and among the moved
+            # stores, so a second run moves nothing.
+            heads = [ops[0] for ops in accesses.values()
+                     if get_interface(ops[0], GlobalLoadInterface) is not None]
+            tails = [ops[-1] for ops in accesses.values()
+                     if get_interface(ops[-1], GlobalStoreInterface) is not None]
+            heads.sort(key=segment.index)
+            tails.sort(key=segment.index)
+            anchor = before
+            # Loads of immutable globals hoisted to the top stay first.
+            following = block.first_op if anchor is None else anchor.next_op
+            while following is not None and following in segment and (
+                (load := get_interface(following, GlobalLoadInterface)) is not None
+                and load.symbol(following) in self.immutable
+            ):
+                anchor, following = following, following.next_op
+            for head in heads:
+                if head.prev_op is not anchor:
+                    head.detach()
+                    if anchor is None:
+                        block.insert_op_before(head, block.first_op)  # type: ignore[arg-type]
+                    else:
+                        block.insert_op_after(head, anchor)
+                    self.changed = True
+                anchor = head
+            anchor = after
+            for tail in reversed(tails):
+                if tail.next_op is not anchor:
+                    tail.detach()
+                    if anchor is None:
+                        block.add_op(tail)
+                    else:
+                        block.insert_op_before(tail, anchor)
+                    self.changed = True
+                anchor = tail
 
     def _replace(self, load: Operation, value) -> None:
         replace_uses(load.results[0], value)

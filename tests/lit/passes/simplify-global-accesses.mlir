@@ -140,9 +140,11 @@ util.global private mutable @varB : i32
 // CHECK-LABEL: @other_globals_and_buffers
 // CHECK-SAME: (%[[V:.+]]: i32, %[[M:.+]]: memref<4xi32>, %{{.+}}: index)
 util.func public @other_globals_and_buffers(%v: i32, %m: memref<4xi32>, %i: index) -> (i32, i32) {
-  // CHECK-NEXT: util.global.store %[[V]], @varA
+  // The first access of @varB, a load, moves to the top; the last of @varA, a
+  // store, to the bottom (memref.store touches no global: no barrier).
   // CHECK-NEXT: %[[B:.+]] = util.global.load @varB
   // CHECK-NEXT: memref.store %[[B]], %[[M]]
+  // CHECK-NEXT: util.global.store %[[V]], @varA
   // CHECK-NEXT: util.return %[[V]], %[[B]]
   util.global.store %v, @varA : i32
   %b = util.global.load @varB : i32
@@ -235,4 +237,34 @@ util.func public @already_simple(%v: i32) -> (i32, i32) {
   %0 = util.global.load @varA : i32
   util.global.store %v, @varA : i32
   util.return %a, %0 : i32, i32
+}
+
+// -----
+
+// Loads move up and stores down only within their segment: a call ends it. Loads
+// keep their program order among themselves, and so do stores.
+
+util.global private mutable @segA : i32
+util.global private mutable @segB : i32
+util.func private @barrier()
+
+// CHECK-LABEL: @motion_stops_at_calls
+// CHECK-SAME: (%[[V:.+]]: i32)
+util.func public @motion_stops_at_calls(%v: i32) -> (i32, i32) {
+  // CHECK-NEXT: %[[A:.+]] = util.global.load @segA
+  // CHECK-NEXT: %[[B:.+]] = util.global.load @segB
+  // CHECK-NEXT: %[[C:.+]] = arith.addi %[[V]], %[[V]]
+  // CHECK-NEXT: util.global.store %[[C]], @segB
+  // CHECK-NEXT: util.call @barrier()
+  // CHECK-NEXT: %[[A2:.+]] = util.global.load @segA
+  // CHECK-NEXT: util.global.store %[[V]], @segB
+  // CHECK-NEXT: util.return %[[A2]], %[[B]]
+  %c = arith.addi %v, %v : i32
+  %a = util.global.load @segA : i32
+  %b = util.global.load @segB : i32
+  util.global.store %c, @segB : i32
+  util.call @barrier() : () -> ()
+  util.global.store %v, @segB : i32
+  %a2 = util.global.load @segA : i32
+  util.return %a2, %b : i32, i32
 }
