@@ -44,6 +44,7 @@ __all__ = [
     "ViewLike",
     "attach_trait",
     "buffer_operands_named",
+    "is_buffer",
     "captures_no_address",
     "get_interface",
     "host_inline_regions",
@@ -392,13 +393,18 @@ def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
     return get
 
 
+def is_buffer(value: SSAValue) -> bool:
+    """Whether the value is memory (a memref) rather than a tensor or a scalar."""
+    return isinstance(value.type, MemRefType | UnrankedMemRefType)
+
+
 def buffer_operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
     """Like `operands_named`, keeping only memref-typed values: an op that takes a
     tensor or a memref in the same operand touches memory only in memref form."""
     get = operands_named(*names)
 
     def buffers(op: Operation) -> tuple[SSAValue, ...]:
-        return tuple(v for v in get(op) if isinstance(v.type, MemRefType | UnrankedMemRefType))
+        return tuple(v for v in get(op) if is_buffer(v))
 
     return buffers
 

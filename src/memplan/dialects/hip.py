@@ -42,7 +42,6 @@ from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
-    base,
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
@@ -113,13 +112,11 @@ __all__ = [
 # ------------------------------------------------------------------ shared helpers
 
 
-_op_prefix = op_prefix
-_verify_context = verify_context
 
 
 def _verify_index(op: Operation, value: SSAValue, what: str) -> None:
     if not isinstance(value.type, IndexType):
-        raise VerifyException(f"{_op_prefix(op)} {what} must be index, but got {value.type}")
+        raise VerifyException(f"{op_prefix(op)} {what} must be index, but got {value.type}")
 
 
 def _parse_context_call(parser: Parser, count: int | None) -> list[UnresolvedOperand]:
@@ -154,7 +151,7 @@ def _verify_byte_buffer(op: Operation, t: Attribute) -> None:
         or not isinstance(t.layout, NoneAttr)
     ):
         raise VerifyException(
-            f"{_op_prefix(op)} result must be a 1-D memref of i8 with the identity "
+            f"{op_prefix(op)} result must be a 1-D memref of i8 with the identity "
             f"layout (memref<?xi8>), but got {t}"
         )
 
@@ -208,7 +205,7 @@ class _SizedBufferOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        _verify_context(self, self.ctx)
+        verify_context(self, self.ctx)
         _verify_index(self, self.size, "size operand")
         _verify_byte_buffer(self, self.result.type)
 
@@ -263,7 +260,7 @@ class GetPoolOp(_SizedBufferOp):
         super().verify_()
         if self.domain < 0:
             raise VerifyException(
-                f"{_op_prefix(self)} domain_id must be non-negative, but got {self.domain}"
+                f"{op_prefix(self)} domain_id must be non-negative, but got {self.domain}"
             )
 
 
@@ -329,19 +326,19 @@ class AllocOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        _verify_context(self, self.ctx)
+        verify_context(self, self.ctx)
         t = self.result.type
         if not isinstance(t, MemRefType):
-            raise VerifyException(f"{_op_prefix(self)} result must be a ranked memref, but got {t}")
+            raise VerifyException(f"{op_prefix(self)} result must be a ranked memref, but got {t}")
         if not isinstance(t.layout, NoneAttr | StridedLayoutAttr):
             raise VerifyException(
-                f"{_op_prefix(self)} result must have the identity or a strided layout, "
+                f"{op_prefix(self)} result must have the identity or a strided layout, "
                 f"but got {t}"
             )
         dynamic = sum(1 for d in t.get_shape() if d == DYNAMIC_INDEX)
         if dynamic != len(self.dynamic_sizes):
             raise VerifyException(
-                f"{_op_prefix(self)} has {len(self.dynamic_sizes)} dynamic size operands "
+                f"{op_prefix(self)} has {len(self.dynamic_sizes)} dynamic size operands "
                 f"but its result type {t} has {dynamic} dynamic dimensions"
             )
         for i, size in enumerate(self.dynamic_sizes):
@@ -387,10 +384,10 @@ class FreeOp(IRDLOperation):
         printer.print_attribute(self.memref.type)
 
     def verify_(self) -> None:
-        _verify_context(self, self.ctx)
+        verify_context(self, self.ctx)
         if not isinstance(self.memref.type, MemRefType):
             raise VerifyException(
-                f"{_op_prefix(self)} operand #1 must be a ranked memref, "
+                f"{op_prefix(self)} operand #1 must be a ranked memref, "
                 f"but got {self.memref.type}"
             )
 
@@ -432,7 +429,7 @@ class SynchronizeOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
-        _verify_context(self, self.ctx)
+        verify_context(self, self.ctx)
 
 
 # ------------------------------------------------- graph outputs and read-backs
@@ -443,7 +440,7 @@ def _verify_dynamic_sizes(op: Operation, t: MemRefType, sizes: Sequence[SSAValue
     dynamic = sum(1 for d in t.get_shape() if d == DYNAMIC_INDEX)
     if dynamic != len(sizes):
         raise VerifyException(
-            f"{_op_prefix(op)} expected {dynamic} dynamic size operand(s), got {len(sizes)}"
+            f"{op_prefix(op)} expected {dynamic} dynamic size operand(s), got {len(sizes)}"
         )
 
 
@@ -522,7 +519,7 @@ class _ReadbackOp(IRDLOperation):
     def verify_(self) -> None:
         t = self.results[0].type
         if not self._accepts(t):
-            raise VerifyException(f"{_op_prefix(self)} result #0 must be {self.RESULT}, but got '{t}'")
+            raise VerifyException(f"{op_prefix(self)} result #0 must be {self.RESULT}, but got '{t}'")
 
 
 @irdl_op_definition

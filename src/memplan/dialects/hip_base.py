@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from xdsl.dialects.builtin import MemRefType, TensorType, UnrankedMemRefType
+from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import base, irdl_attr_definition
 from xdsl.printer import Printer
@@ -17,7 +17,6 @@ from xdsl.utils.exceptions import VerifyException
 __all__ = [
     "TENSOR_OR_MEMREF",
     "ContextType",
-    "is_buffer",
     "op_prefix",
     "print_attr_dict",
 ]
@@ -34,11 +33,6 @@ class ContextType(ParametrizedAttribute, TypeAttribute):
 TENSOR_OR_MEMREF = base(TensorType) | base(MemRefType)
 """hip-ep's `Hip_TensorOrMemRef`: a ranked tensor before bufferization, a memref
 after it."""
-
-
-def is_buffer(value: SSAValue) -> bool:
-    """Whether the value is memory (a memref) rather than a tensor or a scalar."""
-    return isinstance(value.type, MemRefType | UnrankedMemRefType)
 
 
 def op_prefix(op: Operation) -> str:

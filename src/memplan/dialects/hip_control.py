@@ -64,8 +64,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hip_base import TENSOR_OR_MEMREF, ContextType, is_buffer, op_prefix
-from memplan.interfaces import OperandEffects, OutlinedBodies
+from memplan.dialects.hip_base import TENSOR_OR_MEMREF, ContextType, op_prefix
+from memplan.interfaces import OperandEffects, OutlinedBodies, buffer_operands_named
 
 __all__ = [
     "ConstantOp",
@@ -77,13 +77,6 @@ __all__ = [
     "MiopenGraphOp",
     "YieldOp",
 ]
-
-
-def _memref_values(*names: str):
-    def get(op: Operation) -> tuple[SSAValue, ...]:
-        return tuple(v for name in names for v in getattr(op, name) if is_buffer(v))
-
-    return get
 
 
 def _verify_outlined_modes(op: Operation, count_name: str, count: int,
@@ -140,7 +133,7 @@ class LoopOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(
         OutlinedBodies(("body_func",)),
-        OperandEffects(reads=_memref_values("captures"), writes=_memref_values("v_init")),
+        OperandEffects(reads=buffer_operands_named("captures"), writes=buffer_operands_named("v_init")),
     )
     assembly_format = (
         "`(` $ctx `,` $max_trip_count (`,` $cond_init^)? `)`"
@@ -176,7 +169,7 @@ class IfOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(
         OutlinedBodies(("then_func", "else_func")),
-        OperandEffects(reads=_memref_values("captures"), writes=_memref_values("o_init")),
+        OperandEffects(reads=buffer_operands_named("captures"), writes=buffer_operands_named("o_init")),
     )
     assembly_format = (
         "`(` $ctx `,` $cond `)`"

@@ -68,12 +68,11 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.hip_base import (
     ContextType,
-    is_buffer,
     op_prefix,
     print_attr_dict,
     verify_context,
 )
-from memplan.interfaces import OperandEffects, StreamExecution
+from memplan.interfaces import OperandEffects, StreamExecution, buffer_operands_named, is_buffer
 
 __all__ = ["KERNELS", "KERNEL_OPS", "KernelOp", "KernelSpec", "LaunchOp", "kernel_op"]
 
@@ -405,10 +404,7 @@ class KernelOp(IRDLOperation):
 
     traits = traits_def(
         StreamExecution(0),
-        OperandEffects(
-            reads=lambda op: tuple(v for v in op.ins if is_buffer(v)),
-            writes=lambda op: tuple(v for v in op.outs if is_buffer(v)),
-        ),
+        OperandEffects(reads=buffer_operands_named("ins"), writes=buffer_operands_named("outs")),
     )
 
     def __init__(
