@@ -29,10 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, SymbolRefAttr
-from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.traits import CallableOpInterface, ConstantLike, SymbolTable
+from xdsl.ir import Attribute, Operation
+from xdsl.traits import CallableOpInterface, SymbolTable
 
-from memplan.analysis.byte_ranges import constant_reach
+from memplan.analysis.byte_ranges import Linear, constant_reach
 from memplan.dialects.hip import ContextType
 from memplan.interfaces import context_memory, get_interface, memory_effects, outlined_bodies
 
@@ -72,12 +72,6 @@ def _may_run_code_with_context(op: Operation) -> bool:
     whose effects are declared (a kernel launch naming its device kernel) touches
     only the values they name."""
     return _passes_context(op) and (bool(outlined_bodies(op)) or memory_effects(op) is None)
-
-
-def _constant(value: SSAValue) -> int | None:
-    attribute = ConstantLike.get_constant_value(value)
-    data = getattr(attribute, "value", None)
-    return getattr(data, "data", None) if attribute is not None else None
 
 
 class CallGraph:
@@ -139,8 +133,8 @@ class CallGraph:
                 model = context_memory(op)
                 if model is None or model.identity(op) != identity or not op.results:
                     continue
-                asked = None if model.size_index is None else _constant(
-                    op.operands[model.size_index])
+                asked = None if model.size_index is None else Linear.of(
+                    op.operands[model.size_index]).constant()
                 end, unknown = constant_reach(op.results[0], asked)
                 if unknown is not None or asked is None:
                     return (f"'{op.name}' in a function it calls uses bytes that are not "

@@ -207,7 +207,8 @@ class _Checker:
                 for b in fixed[i + 1:]:
                     if b.lo.const >= a.hi.const:  # type: ignore[union-attr]
                         break
-                    if a.hi.const > a.lo.const and b.hi.const > b.lo.const:  # type: ignore[union-attr]
+                    if (a.hi.const > a.lo.const  # type: ignore[union-attr]
+                            and b.hi.const > b.lo.const):  # type: ignore[union-attr]
                         self._check_two(a, b)
             others = [b for b in buffers if not any(b is f for f in fixed)]
             for i, a in enumerate(others):

@@ -393,7 +393,8 @@ class Function:
                 continue
             path = ((block, self.blocks[block].index[last]),)
             outputs = [v for v in last.operands if registered and isinstance(v.type, MemRefType)]
-            arguments = [a for a in self.args if isinstance(a.type, MemRefType) and a in self.values]
+            arguments = [a for a in self.args
+                         if isinstance(a.type, MemRefType) and a in self.values]
             for value in (*outputs, *arguments):
                 self._access(last, value, False, path, None, ALL_STREAMS, False)
 
