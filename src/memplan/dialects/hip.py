@@ -112,8 +112,6 @@ __all__ = [
 # ------------------------------------------------------------------ shared helpers
 
 
-
-
 def _verify_index(op: Operation, value: SSAValue, what: str) -> None:
     if not isinstance(value.type, IndexType):
         raise VerifyException(f"{op_prefix(op)} {what} must be index, but got {value.type}")

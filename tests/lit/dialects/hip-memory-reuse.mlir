@@ -163,3 +163,23 @@ func.func @tensor_mode_untouched(%ctx: !hip.context, %x: tensor<32xf32>, %e: ten
   %s = hip.sigmoid(%ctx) ins(%r : tensor<32xf32>) outs(%e : tensor<32xf32>) : tensor<32xf32>
   return %s : tensor<32xf32>
 }
+
+// -----
+
+// A graph output is the runtime's buffer, not a slot: a later temporary of the
+// same type never takes its bytes (the runtime hands it out by out_idx; nothing
+// after its last use here says it is free), and the output is never merged away.
+// CHECK-LABEL: func.func @alloc_output_never_merged
+// CHECK:         %[[O:.+]] = hip.alloc_output(%{{.+}}) {out_idx = 0 : i64} : memref<32xf32>
+// CHECK:         hip.neg(%{{.+}}) ins(%{{.+}} : memref<32xf32>) outs(%[[O]] : memref<32xf32>)
+// CHECK:         %[[B:.+]] = memref.alloc() : memref<32xf32>
+// CHECK:         hip.neg(%{{.+}}) ins(%{{.+}} : memref<32xf32>) outs(%[[B]] : memref<32xf32>)
+// CHECK:         hip.neg(%{{.+}}) ins(%[[B]] : memref<32xf32>)
+func.func @alloc_output_never_merged(%ctx: !hip.context, %in: memref<32xf32>, %out: memref<32xf32>) {
+  %o = hip.alloc_output(%ctx) {out_idx = 0 : i64} : memref<32xf32>
+  hip.neg(%ctx) ins(%in : memref<32xf32>) outs(%o : memref<32xf32>)
+  %b = memref.alloc() : memref<32xf32>
+  hip.neg(%ctx) ins(%in : memref<32xf32>) outs(%b : memref<32xf32>)
+  hip.neg(%ctx) ins(%b : memref<32xf32>) outs(%out : memref<32xf32>)
+  return
+}
