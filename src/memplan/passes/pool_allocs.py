@@ -66,6 +66,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from memplan.analysis.calls import CallGraph, shared_context_memory
 from memplan.analysis.data_layout import alloc_size
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
 from memplan.diagnostics import remark
@@ -563,6 +564,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         recorded: list[tuple[Operation, dict[str, Attribute]]] = []
         pooled_before: list[Operation] = []
         with_context = False
+        calls = CallGraph(module)
         for function, region in function_bodies(module):
             entry = region.blocks[0]
             if nested_ops(function, GetPoolOp):
@@ -574,6 +576,9 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
                 continue
             with_context = True
+            if (why := shared_context_memory(calls, function, GetPoolOp)) is not None:
+                self._remark(function, f"function left alone: {why}")
+                continue
             if len(region.blocks) != 1:
                 self._remark(
                     function,
