@@ -5,6 +5,7 @@
 // RUN: memplan-opt %s --allow-unregistered-dialect --split-input-file -p 'materialize-host-scalars,verify-memory-plan' | FileCheck %s --check-prefix=SCALARS
 // RUN: memplan-opt %s --allow-unregistered-dialect --split-input-file -p 'optimize-memrefs,verify-memory-plan' | FileCheck %s --check-prefix=OPT
 // RUN: memplan-opt %s --allow-unregistered-dialect --split-input-file -p 'pool-allocs,verify-memory-plan' | FileCheck %s --check-prefix=POOL
+// RUN: memplan-opt %s --allow-unregistered-dialect --split-input-file -p 'hip-pool-allocs,verify-memory-plan' | FileCheck %s --check-prefix=POOL
 // RUN: memplan-opt %s --allow-unregistered-dialect --split-input-file -p 'hip-memory-plan,verify-memory-plan' | FileCheck %s --check-prefix=PLAN
 // RUN: memplan-opt %s --allow-unregistered-dialect --split-input-file -p 'optimize-memrefs{debug=true}' --verify-diagnostics > /dev/null
 // The checker finds the plan that took the region for host code:

@@ -4,6 +4,7 @@
 // RUN: memplan-opt %s --split-input-file -p 'materialize-host-scalars,verify-memory-plan' | FileCheck %s --check-prefixes=SCALARS,ALONE
 // RUN: memplan-opt %s --split-input-file -p 'optimize-memrefs,verify-memory-plan' | FileCheck %s --check-prefix=OTHER
 // RUN: memplan-opt %s --split-input-file -p 'pool-allocs,verify-memory-plan' | FileCheck %s --check-prefix=OTHER
+// RUN: memplan-opt %s --split-input-file -p 'hip-pool-allocs,verify-memory-plan' | FileCheck %s --check-prefix=OTHER
 // RUN: memplan-opt %s --split-input-file -p 'hip-memory-plan,verify-memory-plan' | FileCheck %s --check-prefixes=SCALARS,PLAN
 // RUN: memplan-opt %s --split-input-file -p 'materialize-host-scalars{debug=true}' --verify-diagnostics > /dev/null
 // The checker finds the plan that counted direct views only:

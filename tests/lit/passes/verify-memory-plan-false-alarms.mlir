@@ -5,6 +5,7 @@
 // RUN: memplan-opt %s --split-input-file -p 'materialize-host-scalars,verify-memory-plan' | FileCheck %s
 // RUN: memplan-opt %s --split-input-file -p 'optimize-memrefs,verify-memory-plan' | FileCheck %s
 // RUN: memplan-opt %s --split-input-file -p 'pool-allocs,verify-memory-plan' | FileCheck %s
+// RUN: memplan-opt %s --split-input-file -p 'hip-pool-allocs,verify-memory-plan' | FileCheck %s
 // RUN: memplan-opt %s --split-input-file -p 'hip-memory-plan,verify-memory-plan' | FileCheck %s
 // The same shapes with a real race are still reported:
 // RUN: not memplan-opt %S/Inputs/verify-memory-plan-false-alarms-races.mlir --split-input-file -p verify-memory-plan 2>&1 >/dev/null | FileCheck %s --check-prefix=RACE
