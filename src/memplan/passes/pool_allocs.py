@@ -46,6 +46,8 @@ alone. Docs: docs/design/pool-allocs.md.
 
 from __future__ import annotations
 
+import bisect
+import operator
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -83,7 +85,7 @@ from memplan.passes.common import (
 from memplan.planning import STRATEGIES as PLANNERS
 from memplan.planning import Buffer, Plan, Problem
 from memplan.planning.problem import align_up, check_alignment
-from memplan.progress import planning_progress
+from memplan.progress import pass_progress, planning_progress
 from memplan.report.ir import kept_apart, record_pool_plan
 from memplan.report.recording import listening, plan_report
 
@@ -160,22 +162,11 @@ def split_domains(positions: Sequence[int], ready: Sequence[int]) -> list[int]:
     anchors: list[int] = []
     domains: list[int] = []
     for position, needs in zip(positions, ready, strict=True):
-        domain = _first_above(anchors, needs)
+        domain = bisect.bisect_right(anchors, needs)
         if domain == len(anchors):
             anchors.append(position)
         domains.append(domain)
     return domains
-
-
-def _first_above(values: list[int], threshold: int) -> int:
-    lo, hi = 0, len(values)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if values[mid] > threshold:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
 
 
 def group_conflicts(
@@ -386,6 +377,14 @@ def plan_attributes(
 # ----------------------------------------------------------------- index arithmetic
 
 
+_FOLDS = {
+    arith.MuliOp: (operator.mul, 1, 0),
+    arith.AddiOp: (operator.add, 0, None),
+    arith.MaxUIOp: (max, 0, None),
+}
+"""How each commutative op folds: its value, its neutral and absorbing constants."""
+
+
 class _Emitter:
     """Index arithmetic built as MLIR's `createOrFold` builds it: constants fold,
     `x * 1`, `x + 0`, `max(x, x)` and `x / 1` are `x`, a constant operand goes on
@@ -409,42 +408,29 @@ class _Emitter:
             return op.value.value.data
         return None
 
-    def _binary(self, kind: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
-        if self.value_of(a) is not None and self.value_of(b) is None:
+    def _commutative(self, kind: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
+        evaluate, neutral, absorbing = _FOLDS[kind]
+        x, y = self.value_of(a), self.value_of(b)
+        if x is not None and y is not None:
+            return self.constant(evaluate(x, y))
+        if absorbing is not None and absorbing in (x, y):
+            return self.constant(absorbing)
+        if y == neutral or (a is b and kind is arith.MaxUIOp):
+            return a
+        if x == neutral:
+            return b
+        if x is not None:
             a, b = b, a
         return self.add(kind(a, b))
 
     def muli(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        x, y = self.value_of(a), self.value_of(b)
-        if x is not None and y is not None:
-            return self.constant(x * y)
-        if 0 in (x, y):
-            return self.constant(0)
-        if y == 1:
-            return a
-        if x == 1:
-            return b
-        return self._binary(arith.MuliOp, a, b)
+        return self._commutative(arith.MuliOp, a, b)
 
     def addi(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        x, y = self.value_of(a), self.value_of(b)
-        if x is not None and y is not None:
-            return self.constant(x + y)
-        if y == 0:
-            return a
-        if x == 0:
-            return b
-        return self._binary(arith.AddiOp, a, b)
+        return self._commutative(arith.AddiOp, a, b)
 
     def maxui(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        x, y = self.value_of(a), self.value_of(b)
-        if x is not None and y is not None:
-            return self.constant(max(x, y))
-        if a is b or y == 0:
-            return a
-        if x == 0:
-            return b
-        return self._binary(arith.MaxUIOp, a, b)
+        return self._commutative(arith.MaxUIOp, a, b)
 
     def divui(self, a: SSAValue, b: SSAValue) -> SSAValue:
         x, y = self.value_of(a), self.value_of(b)
@@ -557,7 +543,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         check_options(self.alignment, self.strategy, self.time_limit)
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
-        with plan_report(self.report, f"{self.name} plan"):
+        with plan_report(self.report, f"{self.name} plan"), pass_progress(self.name):
             return self._run(module)
 
     def _run(self, module: ModuleOp) -> bool:
