@@ -125,6 +125,9 @@ class MlirStructurePrinter(Printer):
         super().__init__(*args, **kwargs)
         self._aliases: dict[Attribute, str] = {}
         self._default_dialects: list[str] = [""]
+        # Printed text of each type (a decoder prints a few dozen types tens of
+        # thousands of times); valid while the aliases stay the same.
+        self._printed_types: dict[Attribute, str] = {}
 
     local_scope: bool = False
     """mlir-opt's `--mlir-print-local-scope`: every attribute inline, no aliases."""
@@ -148,6 +151,7 @@ class MlirStructurePrinter(Printer):
             self.print_attribute(attribute)
             self.print_string("\n")
         self._aliases = aliases
+        self._printed_types.clear()
         self.print_op(module)
 
     def _printed_aliases(self, module: ModuleOp, aliases: dict[Attribute, str]) -> set[Attribute]:
@@ -169,6 +173,20 @@ class MlirStructurePrinter(Printer):
             if self._used_aliases is not None:
                 self._used_aliases.add(attribute)
             self.print_string(f"#{name}")
+            return
+        if isinstance(attribute, TypeAttribute) and self._used_aliases is None:
+            text = self._printed_types.get(attribute)
+            if text is None:
+                stream, column = self.stream, self._current_column
+                self.stream = io.StringIO()
+                try:
+                    super().print_attribute(attribute)
+                    text = self.stream.getvalue()
+                finally:
+                    self.stream, self._current_column = stream, column
+                if "\n" not in text:
+                    self._printed_types[attribute] = text
+            self.print_string(text)
             return
         super().print_attribute(attribute)
 
