@@ -116,7 +116,7 @@ def _replace_keeping_type(
         cast_op = mmemref.CastOp.create(operands=[value], result_types=[old_type])
         ops.append(cast_op)
         value = cast_op.results[0]
-    rewriter.replace_op(op, ops, [value])
+    rewriter.replace(op, ops, [value])
 
 
 def cast_folds_into_consumer(value: SSAValue) -> SSAValue | None:
@@ -301,17 +301,17 @@ class FoldCast(_OnType):
 
     def rewrite(self, op: xmemref.CastOp, rewriter: PatternRewriter) -> None:
         if op.source.type == op.dest.type:
-            rewriter.replace_op(op, [], [op.source])
+            rewriter.replace(op, [], [op.source])
             return
         inner = op.source.owner
         if not isinstance(inner, xmemref.CastOp):
             return
         if inner.source.type == op.dest.type:
-            rewriter.replace_op(op, [], [inner.source])
+            rewriter.replace(op, [], [inner.source])
         elif cast_folds_into_consumer(op.source) is not None and (
             mmemref.memref_cast_compatible(inner.source.type, op.dest.type)
         ):
-            rewriter.replace_op(
+            rewriter.replace(
                 op, mmemref.CastOp.create(operands=[inner.source], result_types=[op.dest.type])
             )
 
@@ -388,11 +388,11 @@ class FoldDim(_OnType):
         size = t.get_shape()[index]
         if size != DYN:
             const = arith.ConstantOp(IntegerAttr(size, IndexType()))
-            rewriter.replace_op(op, const)
+            rewriter.replace(op, const)
             return
         value = _dynamic_size_of(source, index)
         if value is not None:
-            rewriter.replace_op(op, [], [value])
+            rewriter.replace(op, [], [value])
 
     @staticmethod
     def _of_reshape(op: xmemref.DimOp, reshape: ReshapeOp, rewriter: PatternRewriter):
@@ -407,7 +407,7 @@ class FoldDim(_OnType):
             new_ops.append(index_cast)
             value = index_cast.result
         rewriter.insert(new_ops, InsertPoint.after(reshape))
-        rewriter.replace_op(op, [], [value])
+        rewriter.replace(op, [], [value])
 
 
 def _dynamic_size_of(value: SSAValue, index: int) -> SSAValue | None:
@@ -442,7 +442,7 @@ class FoldRank(_OnType):
     def rewrite(self, op: xmemref.RankOp, rewriter: PatternRewriter) -> None:
         t = op.source.type
         if isinstance(t, MemRefType):
-            rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(t.get_num_dims(), IndexType())))
+            rewriter.replace(op, arith.ConstantOp(IntegerAttr(t.get_num_dims(), IndexType())))
 
 
 # ---------------------------------------------------------------------------------
@@ -576,18 +576,18 @@ class FoldReshape(RewritePattern):
             return
         src, result = op.src, op.result
         if src.type == result.type:
-            rewriter.replace_op(op, [], [src])
+            rewriter.replace(op, [], [src])
             return
         inner = src.owner
         if isinstance(inner, _RESHAPES) and type(inner) is not type(op):
             if _same_static_buffer(inner.src.type, result.type):
-                rewriter.replace_op(op, [], [inner.src])
+                rewriter.replace(op, [], [inner.src])
             elif _groups(inner) == _groups(op) and _expansion_determined(op):
                 origin = inner.src
                 if origin.type == result.type:
-                    rewriter.replace_op(op, [], [origin])
+                    rewriter.replace(op, [], [origin])
                 elif mmemref.memref_cast_compatible(origin.type, result.type):
-                    rewriter.replace_op(
+                    rewriter.replace(
                         op,
                         mmemref.CastOp.create(operands=[origin], result_types=[result.type]),
                     )
@@ -597,7 +597,7 @@ class FoldReshape(RewritePattern):
         ):
             inner_groups = _groups(inner)
             groups = [[d for mid in g for d in inner_groups[mid]] for g in _groups(op)]
-            rewriter.replace_op(op, mmemref.CollapseShapeOp.create(
+            rewriter.replace(op, mmemref.CollapseShapeOp.create(
                 operands=[inner.src],
                 result_types=[result.type],
                 properties={"reassociation": _groups_attr(groups)},
@@ -606,7 +606,7 @@ class FoldReshape(RewritePattern):
         if isinstance(op, xmemref.ExpandShapeOp) and isinstance(inner, xmemref.ExpandShapeOp):
             outer_groups = _groups(op)
             groups = [[d for mid in g for d in outer_groups[mid]] for g in _groups(inner)]
-            rewriter.replace_op(op, mmemref.ExpandShapeOp.create(
+            rewriter.replace(op, mmemref.ExpandShapeOp.create(
                 operands=[inner.src, *op.output_shape],
                 result_types=[result.type],
                 properties={
@@ -682,7 +682,7 @@ class FoldSubview(_OnType):
             and static_layout is not None
             and DYN not in [*static_layout[0], static_layout[1]]
         ):
-            rewriter.replace_op(op, [], [op.source])
+            rewriter.replace(op, [], [op.source])
             return
         inner = op.source.owner
         if (
@@ -693,7 +693,7 @@ class FoldSubview(_OnType):
             and len(sizes) == len(inner.static_sizes)
             and all(map(_same_size, sizes, _mixed(inner.static_sizes, inner.sizes)))
         ):
-            rewriter.replace_op(op, [], [op.source])
+            rewriter.replace(op, [], [op.source])
             return
         if (
             all(map(_is_zero, offsets))
@@ -702,7 +702,7 @@ class FoldSubview(_OnType):
             and source_type.get_num_dims() == result_type.get_num_dims()
             and mmemref.memref_cast_compatible(source_type, result_type)
         ):
-            rewriter.replace_op(
+            rewriter.replace(
                 op, mmemref.CastOp.create(operands=[op.source], result_types=[result_type])
             )
             return
@@ -794,7 +794,7 @@ class FoldReinterpretCast(_OnType):
         if looked_through:
             base = inner.operands[0]
             if isinstance(base.type, MemRefType):
-                rewriter.replace_op(op, _build_reinterpret(base, op, offsets, sizes, strides))
+                rewriter.replace(op, _build_reinterpret(base, op, offsets, sizes, strides))
                 return
         if isinstance(inner, xmemref.ExtractStridedMetaDataOp) and source is inner.base_buffer:
             original = inner.source
@@ -809,9 +809,9 @@ class FoldReinterpretCast(_OnType):
                 and all(map(_matches, strides, inner.strides, layout[0]))
             ):
                 if original.type == op.result.type:
-                    rewriter.replace_op(op, [], [original])
+                    rewriter.replace(op, [], [original])
                 elif mmemref.memref_cast_compatible(original.type, op.result.type):
-                    rewriter.replace_op(op, mmemref.CastOp.create(
+                    rewriter.replace(op, mmemref.CastOp.create(
                         operands=[original], result_types=[op.result.type]
                     ))
             return
@@ -821,7 +821,7 @@ class FoldReinterpretCast(_OnType):
             if layout is not None and DYN not in source.type.get_shape() and statics == [
                 layout[1], *source.type.get_shape(), *layout[0]
             ]:
-                rewriter.replace_op(op, [], [source])
+                rewriter.replace(op, [], [source])
 
 
 def _build_reinterpret(base: SSAValue, op, offsets, sizes, strides) -> Operation:
@@ -846,7 +846,7 @@ class FoldTranspose(_OnType):
     def rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
         outer = _positions(op.permutation.data)
         if outer == list(range(len(outer))) and op.in_.type == op.result.type:
-            rewriter.replace_op(op, [], [op.in_])
+            rewriter.replace(op, [], [op.in_])
             return
         inner = op.in_.owner
         if not isinstance(inner, TransposeOp):
@@ -854,10 +854,10 @@ class FoldTranspose(_OnType):
         first = _positions(inner.permutation.data)
         composed = [first[i] for i in outer]
         if composed == list(range(len(composed))) and inner.in_.type == op.result.type:
-            rewriter.replace_op(op, [], [inner.in_])
+            rewriter.replace(op, [], [inner.in_])
             return
         amap = AffineMap(len(composed), 0, tuple(AffineDimExpr(i) for i in composed))
-        rewriter.replace_op(op, TransposeOp(inner.in_, amap, op.result.type))
+        rewriter.replace(op, TransposeOp(inner.in_, amap, op.result.type))
 
 
 class FoldMemorySpaceCast(_OnType):
@@ -865,15 +865,15 @@ class FoldMemorySpaceCast(_OnType):
 
     def rewrite(self, op: xmemref.MemorySpaceCastOp, rewriter: PatternRewriter) -> None:
         if op.source.type == op.dest.type:
-            rewriter.replace_op(op, [], [op.source])
+            rewriter.replace(op, [], [op.source])
             return
         inner = op.source.owner
         if isinstance(inner, xmemref.MemorySpaceCastOp):
             origin = inner.source
             if origin.type == op.dest.type:
-                rewriter.replace_op(op, [], [origin])
+                rewriter.replace(op, [], [origin])
             else:
-                rewriter.replace_op(op, mmemref.MemorySpaceCastOp.create(
+                rewriter.replace(op, mmemref.MemorySpaceCastOp.create(
                     operands=[origin], result_types=[op.dest.type]
                 ))
 
