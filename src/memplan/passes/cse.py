@@ -10,6 +10,10 @@ the second's effects allow it (`memplan.analysis.purity`):
 - unknown effects, writes, or the allocation of a fresh result: never (merging two
   allocations makes their users share a buffer, IREE bug #23665).
 
+Effects on a non-addressable resource touch only it and the resources it overlaps
+(never buffers or globals). In a graph region the uses already walked keep a
+duplicate, as upstream.
+
 The walk follows the dominator tree of every region, with several blocks or one, and
 enters nested regions with the enclosing scope still visible, except for regions of
 ops isolated from above, which start afresh. Known ops live in a scoped hash table;
