@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import permutations
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
 from memplan.context import make_context
 from memplan.diagnostics import UserError, diagnostic_handler
@@ -35,16 +37,24 @@ __all__ = ["Finding", "FuzzStats", "fuzz_program", "memory_pipelines"]
 MEMORY_PASSES = ("materialize-host-scalars", "optimize-memrefs", "pool-allocs")
 """The memory passes, in no particular order; those registered are fuzzed."""
 MEMORY_PIPELINES = ("hip-memory-plan",)
+VARIANTS = {"pool-allocs": "hip-pool-allocs"}
+"""A pass with another name that every pipeline also runs in its place
+(`hip-pool-allocs`: pool-allocs with hip-ep's defaults, returned buffers pooled)."""
 
 
 def memory_pipelines() -> list[tuple[str, ...]]:
-    """Each registered memory pass alone, all of them in every order, and each
-    registered memory pipeline."""
+    """Each registered memory pass alone, all of them in every order, each of those
+    again with each `VARIANTS` pass in place of its original, and each registered
+    memory pipeline."""
     registered = {info.name for info in PASSES}
     passes = [name for name in MEMORY_PASSES if name in registered]
     found: list[tuple[str, ...]] = [(name,) for name in passes]
     if len(passes) > 1:
         found += [order for order in permutations(passes)]
+    for original, variant in VARIANTS.items():
+        if variant in registered:
+            found += [tuple(variant if n == original else n for n in p)
+                      for p in list(found) if original in p]
     found += [(name,) for name in MEMORY_PIPELINES if name in registered]
     return found
 
@@ -88,11 +98,18 @@ class FuzzStats:
         self.findings += other.findings
 
 
+@cache
+def _passes(text: str) -> tuple[ModulePass, ...]:
+    """The passes of one pipeline element, parsed once per run (a pass instance holds
+    only its options, so one serves every program)."""
+    return tuple(scheduled.instance for scheduled in parse_pass_pipeline(text))
+
+
 def _apply(ctx: Context, module: ModuleOp, pipeline: Sequence[str]) -> None:
     """Run each pipeline element (`name` or `name{options}`) as memplan-opt would."""
     for text in pipeline:
-        for scheduled in parse_pass_pipeline(text):
-            scheduled.instance.apply(ctx, module)
+        for instance in _passes(text):
+            instance.apply(ctx, module)
 
 
 def _runs(module: ModuleOp, schedules: Sequence[Schedule], seed: int) -> list[Outcome]:
