@@ -798,9 +798,11 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
     def _describe_domains(
         self, candidates: list[_Candidate], domains: list[int], layouts: list[DomainLayout]
     ) -> None:
+        members: list[list[int]] = [[] for _ in layouts]
+        for b, d in enumerate(domains):
+            members[d].append(b)
         for d, layout in enumerate(layouts):
-            members = [b for b, x in enumerate(domains) if x == d]
-            first = candidates[members[0]].op
+            first = candidates[members[d][0]].op
             if d:
                 self._remark(
                     first,
@@ -809,7 +811,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 )
             self._remark(
                 first,
-                f"domain {d}: {_count(len(members), 'buffer')}, static prefix "
+                f"domain {d}: {_count(len(members[d]), 'buffer')}, static prefix "
                 f"{layout.static_size} bytes (lower bound {layout.static_lower_bound}), "
                 f"{_count(len(layout.slabs), 'slab')}, {_count(len(layout.buckets), 'bucket')}",
             )
@@ -857,8 +859,11 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         offsets: list[SSAValue | None] = [None] * len(candidates)
         pools: list[SSAValue] = []
         emitters: list[_Emitter] = []
+        anchors: dict[int, Operation] = {}
+        for b, d in enumerate(domains):
+            anchors.setdefault(d, candidates[b].op)
         for d, layout in enumerate(layouts):
-            anchor = candidates[domains.index(d)].op
+            anchor = anchors[d]
             emitter = _Emitter()
             pools.append(_emit_pool(emitter, context, d, layout, offsets))
             Rewriter.insert_op(emitter.ops, InsertPoint.before(anchor))
