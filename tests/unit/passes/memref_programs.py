@@ -145,7 +145,7 @@ class ProgramBuilder:
             name = self.define("m", "memref.alloc() : memref<8xi32>", None)
             buf = _Buffer(name, "memref<8xi32>", 8)
         elif choice == 1:
-            size = self.define("c", "arith.constant 8 : index", self.indices)
+            size = self.define("c", "arith.constant 8 : index", None)
             name = self.define("m", f"memref.alloc({size}) : memref<?xi32>", None)
             buf = _Buffer(name, "memref<?xi32>", 8)
         else:

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.traits import (
     ConstantLike,
@@ -34,6 +34,7 @@ from memplan.interfaces import SuccessorOperands, get_interface
 
 __all__ = [
     "CanonicalizationPatterns",
+    "available_at",
     "SuccessorOperands",
     "erase_unreachable_blocks",
     "fold_block_arguments",
@@ -56,6 +57,21 @@ class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
         return ()
+
+
+def available_at(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is defined before `op` in its block or an enclosing one (so
+    it dominates `op` and may be used at it)."""
+    owner_block = value.owner if isinstance(value, BlockArgument) else value.owner.parent
+    if owner_block is None:
+        return False
+    ancestor = owner_block.find_ancestor_op_in_block(op)
+    if ancestor is None:
+        return False
+    if isinstance(value, BlockArgument):
+        return True
+    definer = value.owner
+    return definer is not ancestor and definer.is_before_in_block(ancestor)
 
 
 def replace_uses(old: SSAValue, new: SSAValue) -> None:

@@ -41,7 +41,6 @@ from xdsl.dialects import arith
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
     IndexType,
@@ -50,10 +49,9 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
-    UnrankedMemRefType,
     i64,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
@@ -64,6 +62,7 @@ from memplan.dialects import memref as mmemref
 from memplan.dialects.memref_layout import strides_and_offset
 from memplan.dialects.memref_ops import ReallocOp, ReshapeOp, TransposeOp
 from memplan.interfaces import MemoryEffectKind, memory_effects
+from memplan.passes.patterns.common import available_at
 
 __all__ = ["PATTERNS", "cast_folds_into_consumer", "constant_index", "infer_subview_type"]
 
@@ -351,22 +350,6 @@ class FoldCastOperands(RewritePattern):
 # ---------------------------------------------------------------------------------
 
 
-def _defined_before(value: SSAValue, op: Operation) -> bool:
-    """Whether `value` is available just after `op` (it dominates `op`)."""
-    if isinstance(value, BlockArgument):
-        block = value.block
-    else:
-        block = value.owner.parent_block()
-    if block is None:
-        return False
-    ancestor = block.find_ancestor_op_in_block(op)
-    if ancestor is None:
-        return False
-    if isinstance(value, BlockArgument):
-        return True
-    return value.owner is not ancestor and value.owner.is_before_in_block(ancestor)
-
-
 class FoldDim(_OnType):
     """`dim` of a static size, of an allocation's or sized view's size operand, of a
     reshape (a load of the shape buffer where the reshape reads it)."""
@@ -396,7 +379,7 @@ class FoldDim(_OnType):
 
     @staticmethod
     def _of_reshape(op: xmemref.DimOp, reshape: ReshapeOp, rewriter: PatternRewriter):
-        if not _defined_before(op.index, reshape):
+        if not available_at(op.index, reshape):
             return
         shape = reshape.shape
         load = xmemref.LoadOp.get(shape, [op.index])

@@ -34,13 +34,14 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
 )
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import MemoryEffectKind
 
 from memplan.dialects import stream
 from memplan.interfaces import get_interface, memory_effects
+from memplan.passes.patterns.common import available_at
 
 __all__ = ["PATTERNS", "known_size"]
 
@@ -78,20 +79,6 @@ class FoldEncodeOfSameEncoding(RewritePattern):
             rewriter.replace(op, [], [op.source])
 
 
-def _available_at(value: SSAValue, op: Operation) -> bool:
-    """Whether `value` is defined before `op` in its block or an enclosing one."""
-    owner_block = value.owner if isinstance(value, BlockArgument) else value.owner.parent
-    if owner_block is None:
-        return False
-    ancestor = owner_block.find_ancestor_op_in_block(op)
-    if ancestor is None:
-        return False
-    if isinstance(value, BlockArgument):
-        return True
-    definer = value.owner
-    return definer is not ancestor and definer.is_before_in_block(ancestor)
-
-
 def known_size(resource: SSAValue, at: Operation) -> SSAValue | None:
     """A size value of `resource` usable at `at`: what its defining op says, or what
     an earlier size-aware user in the same block passes with it."""
@@ -108,7 +95,7 @@ def known_size(resource: SSAValue, at: Operation) -> SSAValue | None:
         if model is None:
             continue
         size = model.operand_size(user, use.index)
-        if size is not None and _available_at(size, at):
+        if size is not None and available_at(size, at):
             return size
     return None
 
