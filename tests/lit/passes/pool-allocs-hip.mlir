@@ -193,3 +193,42 @@ func.func @many_domains(%ctx: !hip.context, %x: memref<?xf32>, %sizes: memref<16
   hip.relu(%ctx) ins(%a9 : memref<?xf32>) outs(%x : memref<?xf32>)
   return
 }
+
+// -----
+
+// Sizes read through views (a dim of a collapse_shape and of a reshape) and a
+// size the host loads from its scratch are all known before the first buffer:
+// one pool, taken after them, with no code motion.
+// CHECK-LABEL: func.func @sizes_known_before_the_first_buffer
+// CHECK:         memref.collapse_shape
+// CHECK-NEXT:    %[[D:.+]] = memref.dim
+// CHECK-NEXT:    memref.reshape
+// CHECK-NEXT:    %[[E:.+]] = memref.dim
+// CHECK:         hip.get_host_scratch
+// CHECK:         %[[F:.+]] = memref.load
+// CHECK:         %[[POOL:.+]] = hip.get_pool(%{{.+}}, %{{.+}}) : memref<?xi8>
+// CHECK-NOT:     hip.get_pool
+// CHECK:         memref.view %[[POOL]][%{{.+}}][%[[D]]]
+// CHECK:         memref.view %[[POOL]][%{{.+}}][%[[E]]]
+// CHECK:         memref.view %[[POOL]][%{{.+}}][%[[F]]]
+// expected-remark @+1 {{static 0/0 B (0 frag); dyn-pool coefficient unavailable (mixed runtime factors)}}
+func.func @sizes_known_before_the_first_buffer(%ctx: !hip.context, %a: memref<?x4x8xf16>, %src: memref<?x?xf16>, %shape: memref<2xindex>, %x: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %col = memref.collapse_shape %a [[0], [1, 2]] : memref<?x4x8xf16> into memref<?x32xf16>
+  %d = memref.dim %col, %c0 : memref<?x32xf16>
+  %r = memref.reshape %src(%shape) : (memref<?x?xf16>, memref<2xindex>) -> memref<?x?xf16>
+  %e = memref.dim %r, %c1 : memref<?x?xf16>
+  %c64 = arith.constant 64 : index
+  %scratch = hip.get_host_scratch(%ctx, %c64) : memref<?xi8>
+  %v = memref.view %scratch[%c0][] : memref<?xi8> to memref<1xindex>
+  %f = memref.load %v[%c0] : memref<1xindex>
+  %p = memref.alloc(%d) : memref<?xf32>
+  %q = memref.alloc(%e) : memref<?xf32>
+  %s = memref.alloc(%f) : memref<?xf32>
+  hip.miopen.softmax(%ctx) ins(%x : memref<?xf32>) outs(%p : memref<?xf32>)
+  hip.miopen.softmax(%ctx) ins(%p : memref<?xf32>) outs(%q : memref<?xf32>)
+  hip.miopen.softmax(%ctx) ins(%q : memref<?xf32>) outs(%s : memref<?xf32>)
+  hip.miopen.softmax(%ctx) ins(%s : memref<?xf32>) outs(%x : memref<?xf32>)
+  return
+}
