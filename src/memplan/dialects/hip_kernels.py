@@ -18,6 +18,10 @@ stream (`StreamExecution(0)`), reads its memref inputs and writes its memref
 outputs. Tensor operands are values, not memory: a kernel in tensor mode has no
 memory effects, and the memory passes see nothing to plan.
 
+The verifier is hip-ep's DPS rule for every row (all operands tensors or all
+memrefs; one tensor result per destination in tensor mode, none in memref mode)
+plus a row's own `check` (matmul's shapes, layer_norm's output count).
+
 `hip.launch @name(..)` is memplan's own, for kernels no table lists.
 """
 
@@ -74,7 +78,15 @@ from memplan.dialects.hip_base import (
 )
 from memplan.interfaces import OperandEffects, StreamExecution, buffer_operands_named, is_buffer
 
-__all__ = ["KERNELS", "KERNEL_OPS", "KernelOp", "KernelSpec", "LaunchOp", "kernel_op"]
+__all__ = [
+    "KERNELS",
+    "KERNEL_OPS",
+    "UNLISTED_KERNELS",
+    "KernelOp",
+    "KernelSpec",
+    "LaunchOp",
+    "kernel_op",
+]
 
 
 # ------------------------------------------------------------------ the table
