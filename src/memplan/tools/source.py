@@ -9,7 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import UnresolvedOperand
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -79,8 +79,18 @@ class LocatingParser(TypeCachingParser):
             ) from None
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
-        op = super().parse_operation()
+        """Also turns errors that ops' parsers raise as verifier or value errors
+        (a wrong type in a custom directive) into parse errors at the op, so they
+        keep a location."""
+        start_token = self._current_token
+        start = start_token.span.start
+        try:
+            op = super().parse_operation()
+        except ParseError:
+            raise
+        except (VerifyException, DiagnosticException, ValueError) as error:
+            message = str(error).strip() or type(error).__name__
+            raise ParseError(start_token.span, " ".join(message.split())) from None
         if isinstance(op.location, UnknownLoc):
             line, col = self._lines.line_col(start)
             op.location = FileLineColLoc(self._file, IntAttr(line), IntAttr(col))

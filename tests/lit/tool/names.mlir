@@ -1,6 +1,6 @@
 // SSA names as mlir-opt prints them: source names dropped, op name hints, %argN,
 // numbers, `_N` on clashes, ^bbN labels with predecessor comments. Each case was
-// compared by hand with mlir-opt-22 (docs/tool.md).
+// compared by hand with mlir-opt-22 (docs/design/memplan-opt.md).
 // RUN: memplan-opt %s --split-input-file --allow-unregistered-dialect | FileCheck %s
 // RUN: memplan-opt %s --split-input-file --allow-unregistered-dialect --keep-names | FileCheck %s --check-prefix=KEEP
 
