@@ -50,6 +50,7 @@ __all__ = [
     "host_inline_regions",
     "memory_effects",
     "outlined_bodies",
+    "outlined_streams",
     "plannable_allocation",
     "stream_of",
     "synchronized_stream",
@@ -278,17 +279,24 @@ def synchronized_stream(op: Operation) -> SSAValue | object | None:
     return ALL_STREAMS if stream is None else stream
 
 
+def _no_streams(op: Operation) -> tuple[SSAValue, ...]:
+    return ()
+
+
 @dataclass(frozen=True)
 class OutlinedBodies(OpTrait):
-    """The op runs functions named by its symbol properties `fields` (outlined
-    bodies, such as a runtime loop's), passing them its operands.
+    """The op calls functions named by its symbol properties `fields` (outlined
+    bodies, such as a runtime loop's) with its operands, and returns when they have
+    returned.
 
-    What those functions do to the buffers, and when, is not visible at the op;
-    an analysis must follow the functions or treat every buffer passed to the op
-    as escaping.
+    What the bodies do is not visible at the op, only its bounds: they may read and
+    write every buffer passed to the op, on the host while the op runs and on each
+    stream in `streams(op)` (the contexts they are handed; device work enqueued there
+    may run after the op returns). They reach no other buffer and no other stream.
     """
 
     fields: tuple[str, ...]
+    streams: Callable[[Operation], tuple[SSAValue, ...]] = _no_streams
 
     def callees(self, op: Operation) -> tuple[str, ...]:
         return tuple(getattr(op, f).root_reference.data for f in self.fields)
@@ -298,6 +306,12 @@ def outlined_bodies(op: Operation) -> tuple[str, ...]:
     """The names of the functions `op` runs as outlined bodies (empty: none)."""
     trait = get_interface(op, OutlinedBodies)
     return trait.callees(op) if trait is not None else ()
+
+
+def outlined_streams(op: Operation) -> tuple[SSAValue, ...]:
+    """The streams the outlined bodies of `op` may enqueue device work on."""
+    trait = get_interface(op, OutlinedBodies)
+    return trait.streams(op) if trait is not None else ()
 
 
 @dataclass(frozen=True)

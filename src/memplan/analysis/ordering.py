@@ -17,14 +17,15 @@ What the analysis records, for each buffer root of a block (`BlockOrdering.info`
 
 - every access, through any chain of views (`memplan.analysis.aliasing`), with its
   kind (a read or write effect tied to the value, `memplan.interfaces.memory_effects`)
-  and where it runs (host, or the stream of `memplan.interfaces.stream_of`). An
+  and where it runs (host, or the stream of `memplan.interfaces.stream_of`). An op
+  that runs outlined bodies with it (`OutlinedBodies`: a runtime loop) reads and
+  writes it both on the host and on every stream it hands the bodies. An
   access inside a nested region (a loop or branch body) counts at the op of the
   block that contains it, so a loop keeps its buffers busy for the whole loop, when
   every op around it declares `HostInlineRegions` (`memplan.analysis.regions`);
 - why the buffer *escapes*, if it does: a user with unknown effects (an
   unregistered op among them), an effect not tied to a value, an op with regions
-  that receives it, an op that runs outlined body functions with it
-  (`OutlinedBodies`: a runtime loop's device work is in another function), a use inside an op that may run its regions later or elsewhere
+  that receives it, a use inside an op that may run its regions later or elsewhere
   (one that does not declare `HostInlineRegions`), a nested terminator that yields
   it, an op that may return an
   alias of it, an op with no effect tied to it that does not declare
@@ -84,6 +85,7 @@ from memplan.interfaces import (
     captures_no_address,
     memory_effects,
     outlined_bodies,
+    outlined_streams,
     plannable_allocation,
     stream_of,
     synchronized_stream,
@@ -354,12 +356,13 @@ class BlockOrdering:
             if user.regions:
                 escapes(user, f"passed into the regions of '{op_name(user)}'")
                 continue
-            if bodies := outlined_bodies(user):
-                escapes(
-                    user,
-                    f"passed to '{op_name(user)}', which runs it in "
-                    f"{', '.join('@' + b for b in bodies)}, whose accesses are not followed",
-                )
+            if outlined_bodies(user):
+                # The bodies may read and write it anywhere they can reach: on the
+                # host while the op runs, and on the streams they are handed.
+                last_use = max(last_use, i)
+                for stream in (None, *outlined_streams(user)):
+                    for access_kind in (AccessKind.READ, AccessKind.WRITE):
+                        accesses.append(Access(user, self.ops[i], 2 * i + 1, access_kind, stream))
                 continue
             effects = memory_effects(user)
             if effects is None:

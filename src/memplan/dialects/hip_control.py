@@ -79,6 +79,12 @@ __all__ = [
 ]
 
 
+def _contexts(op: Operation) -> tuple[SSAValue, ...]:
+    """The runtime contexts an outlined body receives (its own and any captured):
+    the streams its kernels may be enqueued on."""
+    return tuple(dict.fromkeys(v for v in op.operands if isinstance(v.type, ContextType)))
+
+
 def _verify_outlined_modes(op: Operation, count_name: str, count: int,
                            inits: tuple[SSAValue, ...], init_name: str) -> None:
     """hip-ep's loop/if rule: the declared count equals the inits; tensor-mode inits
@@ -132,7 +138,7 @@ class LoopOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(
-        OutlinedBodies(("body_func",)),
+        OutlinedBodies(("body_func",), _contexts),
         OperandEffects(reads=buffer_operands_named("captures"), writes=buffer_operands_named("v_init")),
     )
     assembly_format = (
@@ -168,7 +174,7 @@ class IfOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     traits = traits_def(
-        OutlinedBodies(("then_func", "else_func")),
+        OutlinedBodies(("then_func", "else_func"), _contexts),
         OperandEffects(reads=buffer_operands_named("captures"), writes=buffer_operands_named("o_init")),
     )
     assembly_format = (

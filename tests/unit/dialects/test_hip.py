@@ -36,6 +36,7 @@ from memplan.interfaces import (
     MemoryEffectKind,
     memory_effects,
     outlined_bodies,
+    outlined_streams,
     plannable_allocation,
     stream_of,
     synchronized_stream,
@@ -402,12 +403,24 @@ def test_outlined_control_flow_names_its_bodies_and_declares_hip_eps_effects():
         "%k: index, %c: i1",
     )
     loop, if_ = body_ops(assert_round_trips(text))
+    ctx = loop.ctx
     assert outlined_bodies(loop) == ("body",) and outlined_bodies(if_) == ("t", "e")
+    assert outlined_streams(loop) == (ctx,) and outlined_streams(if_) == (ctx,)
     R, W = MemoryEffectKind.READ, MemoryEffectKind.WRITE
     assert effects_of(loop) == {(W, "a"), (R, "h")}
     assert effects_of(if_) == {(W, "a"), (R, "h")}
     for op in (loop, if_):
         assert stream_of(op) is None and synchronized_stream(op) is None
+
+
+def test_a_captured_context_is_a_stream_the_bodies_may_use():
+    text = in_func(
+        "hip.loop(%ctx, %n) captures(%other, %a : !hip.context, memref<4x8xf32>) body @body "
+        "{num_loop_carried = 0 : i32}",
+        args="%ctx: !hip.context, %other: !hip.context, %a: memref<4x8xf32>, %n: index",
+    )
+    (loop,) = body_ops(assert_round_trips(text))
+    assert outlined_streams(loop) == (loop.ctx, loop.captures[0])
 
 
 def test_kernels_are_never_outlined_bodies():
