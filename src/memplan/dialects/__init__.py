@@ -76,6 +76,12 @@ def _affine_mlir_syntax() -> Dialect:
     return AffineMlirSyntax
 
 
+def _index_mlir() -> Dialect:
+    from memplan.dialects.index import IndexMlir
+
+    return IndexMlir
+
+
 def _arith_mlir() -> Dialect:
     from memplan.dialects.arith import ArithMlir
 
@@ -96,5 +102,6 @@ MLIR_SYNTAX_OVERRIDES: dict[str, Callable[[], Dialect]] = {
     "memref": _memref_mlir_syntax,
     "arith": _arith_mlir,
     "affine": _affine_mlir_syntax,
+    "index": _index_mlir,
     "scf": _scf_mlir_syntax,
 }

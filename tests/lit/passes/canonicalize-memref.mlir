@@ -445,3 +445,16 @@ func.func @copies_kept(%a: memref<4xf32>, %b: memref<4xf32>) {
   memref.copy %v, %a : memref<?xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// Any constant-like op gives a static size: `index.constant` too.
+// CHECK-LABEL: @alloc_size_from_index_constant
+// CHECK-NEXT:  %[[A:.*]] = memref.alloc() : memref<2x3xf32>
+// CHECK-NEXT:  %[[C:.*]] = memref.cast %[[A]] : memref<2x3xf32> to memref<?x3xf32>
+// CHECK-NEXT:  return %[[C]]
+func.func @alloc_size_from_index_constant() -> memref<?x3xf32> {
+  %two = index.constant 2
+  %a = memref.alloc(%two) : memref<?x3xf32>
+  return %a : memref<?x3xf32>
+}
