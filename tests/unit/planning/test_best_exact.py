@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -144,3 +146,26 @@ def test_each_branching_mode_alone_is_complete(problem):
         if optimum > 0:
             refuted = search.run(optimum - 1, 10**7, time.monotonic() + 5)
             assert refuted.proven_infeasible
+
+
+def test_exact_returns_best_s_incumbent_when_the_capacity_is_refuted(monkeypatch):
+    # Greedy packs this in 26 bytes, the optimum is 25 (the bound); a capacity of 24
+    # is refuted at once, so what exact returns is its incumbent: best's, not greedy's.
+    rows = [(7, 12, 3), (2, 6, 5), (0, 5, 5), (5, 10, 2), (7, 12, 5), (2, 6, 7), (0, 3, 1), (6, 9, 8), (3, 8, 7)]
+    problem = Problem.from_intervals(rows)
+    assert greedy(problem).pool_size == 26 and problem.lower_bound() == 25
+    optimum = exact(problem, time_limit=5.0)
+    assert optimum.pool_size == 25
+    calls = []
+
+    def fake_best(problem_, *, capacity, time_limit, seed):
+        calls.append((capacity, time_limit))
+        return optimum
+
+    # The package exports the function under the module's name: take the module.
+    monkeypatch.setattr(sys.modules["memplan.planning.best"], "best", fake_best)
+    plan = exact(problem, capacity=24, time_limit=10.0)
+    assert calls == [(24, 0.5)]  # a twentieth of the budget
+    assert plan.stats["capacity_refuted"] is True
+    assert plan.pool_size == 25
+    assert not overlapping_pairs(problem, plan.offsets)
