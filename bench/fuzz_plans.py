@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     by_pipeline = Counter("+".join(f.pipeline) for f in total.findings if f.kind != "generator")
     print(f"programs: {total.programs}")
     print(f"buffers: {total.buffers}")
-    print(f"plans: {total.pipelines}")
+    print(f"plans: {total.pipelines} ({total.distinct} distinct, each judged once)")
     print(f"schedules: {total.schedules}")
     print(f"checked without the interpreter: {total.checker_only}")
     print(f"violations: {total.violations}")

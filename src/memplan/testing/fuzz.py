@@ -13,7 +13,7 @@ inline) is judged by the checker alone (`FuzzStats.checker_only`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import permutations
 
@@ -83,6 +83,8 @@ class FuzzStats:
     schedules: int = 0
     checker_only: int = 0
     """Programs the interpreter cannot run, judged by the plan checker alone."""
+    distinct: int = 0
+    """Plans judged: a plan several pipelines make is judged once."""
     findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -95,6 +97,7 @@ class FuzzStats:
         self.pipelines += other.pipelines
         self.schedules += other.schedules
         self.checker_only += other.checker_only
+        self.distinct += other.distinct
         self.findings += other.findings
 
 
@@ -137,6 +140,7 @@ def fuzz_program(program: Program, seed: int = 0,
         stats.findings.append(Finding("generator", (), "the input races or fails (interpreter)",
                                       program.text))
         return stats
+    judged: dict[str, list[Finding]] = {}
     for pipeline in pipelines:
         stats.pipelines += 1
         after = before.clone()
@@ -146,10 +150,20 @@ def fuzz_program(program: Program, seed: int = 0,
         except UserError as error:
             stats.findings.append(Finding("pass-error", pipeline, error.message, program.text))
             continue
+        # Pipelines often make the same plan: it is judged once, and its findings
+        # count for each pipeline that made it.
+        text = str(after)
+        if text in judged:
+            stats.findings += [replace(f, pipeline=pipeline) for f in judged[text]]
+            continue
+        stats.distinct += 1
+        found_before = len(stats.findings)
+        judged[text] = []
         try:
             _verify(after)
         except UserError as error:
             stats.findings.append(Finding("verifier", pipeline, error.message, program.text))
+            judged[text] = stats.findings[found_before:]
             continue
         violations = check_module(after)
         if violations:
@@ -161,4 +175,5 @@ def fuzz_program(program: Program, seed: int = 0,
                 detail = f"under {schedule}: {got.error or 'outputs differ'}"
                 stats.findings.append(Finding("interpreter", pipeline, detail, program.text))
                 break
+        judged[text] = stats.findings[found_before:]
     return stats
