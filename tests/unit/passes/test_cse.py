@@ -98,6 +98,52 @@ func.func @f(%arg: memref<4xf32>, %i: index, %v: f32) {
     assert EVERYTHING is not ANY_BUFFER
 
 
+def test_nonaddressable_resources_overlap_only_along_their_path():
+    from memplan.interfaces import NonAddressableResource
+    from memplan.passes.cse import _bumped_by, _checked_by
+
+    counter = NonAddressableResource(("counter",))
+    low, high = (NonAddressableResource(("counter", part)) for part in ("low", "high"))
+    assert counter.overlaps(low) and low.overlaps(counter)
+    assert not low.overlaps(high)
+    # A write invalidates a read exactly when their resources overlap, and memory
+    # (any buffer, unknown addressable memory) never meets them.
+    for written in (counter, low, high, ANY_BUFFER):
+        for read in (counter, low, high, EVERYTHING):
+            meets = set(_bumped_by(written)) & set(_checked_by(read))
+            if isinstance(written, NonAddressableResource) and isinstance(
+                read, NonAddressableResource
+            ):
+                assert bool(meets) == written.overlaps(read), (written, read)
+            elif written is ANY_BUFFER and read is EVERYTHING:
+                assert meets
+            else:
+                assert not meets, (written, read)
+    # Unknown effects may touch them too.
+    assert set(_bumped_by(EVERYTHING)) & set(_checked_by(low))
+
+
+def test_test_dialect_effects_name_their_resources():
+    from memplan.dialects.mlir_test import TEST_NONADDRESSABLE
+
+    ctx = make_context(allow_unregistered=True, test_dialect=True)
+    module = parse_module(ctx, """
+func.func @f() {
+  %0 = "test.side_effect_op"() {effects = [{effect = "read", test_nonaddressable_resource_a}]} : () -> i32
+  %1 = "test.side_effect_op"() {effects = [{effect = "write", test_resource}]} : () -> i32
+  %2 = "test.side_effect_op"() {effects = [{effect = "allocate", on_result}]} : () -> memref<4xf32>
+  return
+}
+""", "test.mlir")
+    read, write, alloc = (o for o in module.walk() if o.name == "test.side_effect_op")
+    (effect,) = memory_effects(read)
+    assert resource_of(effect).path == (*TEST_NONADDRESSABLE.path, "a")
+    assert classify(read).kind is EffectClass.READ_ONLY
+    (effect,) = memory_effects(write)
+    assert resource_of(effect) is EVERYTHING
+    assert classify(alloc).kind is EffectClass.ALLOCATES
+
+
 # Random programs ---------------------------------------------------------------------
 
 ARGS = ("%a", "%b", "%c")
