@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from xdsl.universe import Universe
 
+# Declares memplan's memref canonicalization patterns on xDSL's memref ops, so that
+# xDSL's own `canonicalize` applies them too.
+import memplan.dialects.memref  # noqa: F401
 from memplan.dialects import MEMPLAN_DIALECTS
 from memplan.passes.registry import PASSES
 
