@@ -20,6 +20,10 @@ def test_every_memory_pass_in_the_registry_is_fuzzed():
     pipelines = memory_pipelines()
     singles = {p[0] for p in pipelines if len(p) == 1}
     assert {"optimize-memrefs", "materialize-host-scalars"} <= singles
+    # hip-pool-allocs runs wherever pool-allocs does.
+    hip = {tuple("pool-allocs" if n == "hip-pool-allocs" else n for n in p)
+           for p in pipelines if "hip-pool-allocs" in p}
+    assert hip == {p for p in pipelines if "pool-allocs" in p}
     orders = [p for p in pipelines if len(p) > 1]
     assert orders and len(orders) == len(set(orders))
     # Both orders of every pair of passes appear.
