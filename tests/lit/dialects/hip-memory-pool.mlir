@@ -7,14 +7,14 @@
 // CHECK:         %[[OUT:.+]] = hip.alloc_output(%{{.+}}) {out_idx = 0 : i64} : memref<64xf32>
 // CHECK:         %[[POOL:.+]] = hip.get_pool
 // CHECK:         %[[T:.+]] = memref.view %[[POOL]]
-// CHECK:         hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[T]] : memref<64xf32>)
-// CHECK:         hip.relu(%{{.+}}) ins(%[[T]] : memref<64xf32>) outs(%[[OUT]] : memref<64xf32>)
+// CHECK:         hip.neg(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[T]] : memref<64xf32>)
+// CHECK:         hip.neg(%{{.+}}) ins(%[[T]] : memref<64xf32>) outs(%[[OUT]] : memref<64xf32>)
 // CHECK:         return %[[OUT]]
 func.func @alloc_output_never_pooled(%ctx: !hip.context, %in: memref<64xf32>) -> memref<64xf32> {
   %out = hip.alloc_output(%ctx) {out_idx = 0 : i64} : memref<64xf32>
   %t = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
-  hip.relu(%ctx) ins(%t : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.neg(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  hip.neg(%ctx) ins(%t : memref<64xf32>) outs(%out : memref<64xf32>)
   return %out : memref<64xf32>
 }
 
@@ -28,6 +28,6 @@ func.func @alloc_output_never_pooled(%ctx: !hip.context, %in: memref<64xf32>) ->
 func.func @only_outputs(%ctx: !hip.context, %n: index, %in: memref<?xf32>) -> (memref<?xf32>, memref<4xf32>) {
   %a = hip.alloc_output(%ctx, %n) {out_idx = 0 : i64} : memref<?xf32>
   %b = hip.alloc_output(%ctx) {out_idx = 1 : i64} : memref<4xf32>
-  hip.relu(%ctx) ins(%in : memref<?xf32>) outs(%a : memref<?xf32>)
+  hip.neg(%ctx) ins(%in : memref<?xf32>) outs(%a : memref<?xf32>)
   return %a, %b : memref<?xf32>, memref<4xf32>
 }
