@@ -6,15 +6,15 @@
 // the 1-element pair; memplan's optimize-memrefs keeps both apart.
 // RUN: not memplan-opt %S/Inputs/verify-memory-plan-seed.mlir --split-input-file -p 'optimize-memrefs{host-ordering=false},verify-memory-plan' 2>&1 >/dev/null | FileCheck %s --check-prefix=UNSAFE
 // UNSAFE: verify-memory-plan-seed.mlir:9:3: error: unordered accesses to %a {{.*}}: write of %a (host) by 'memref.store' at {{.*}}verify-memory-plan-seed.mlir:9:3 and read of %a (device, stream %ctx) by 'hip.cast' at {{.*}}verify-memory-plan-seed.mlir:7:3; the host write may happen before the enqueued read runs
-// UNSAFE-NEXT: verify-memory-plan-seed.mlir:7:3: note: the other access is here
-// UNSAFE-NEXT: verify-memory-plan-seed.mlir:2:1: error: verify-memory-plan: 1 unordered pair(s)
-// UNSAFE-NEXT: verify-memory-plan-seed.mlir:24:3: error: unordered accesses to %a
-// UNSAFE-NEXT: verify-memory-plan-seed.mlir:22:3: note: the other access is here
+// UNSAFE: verify-memory-plan-seed.mlir:7:3: note: the other access is here
+// UNSAFE: verify-memory-plan-seed.mlir:2:1: error: verify-memory-plan: 1 unordered pair(s)
+// UNSAFE: verify-memory-plan-seed.mlir:24:3: error: unordered accesses to %a
+// UNSAFE: verify-memory-plan-seed.mlir:22:3: note: the other access is here
 // RUN: not memplan-opt %S/Inputs/verify-memory-plan-seed.mlir --split-input-file -p 'materialize-host-scalars,optimize-memrefs{host-ordering=false},verify-memory-plan' 2>&1 >/dev/null | FileCheck %s --check-prefix=SCALARS
 // SCALARS-NOT: seed.mlir:9:3: error
 // SCALARS: verify-memory-plan-seed.mlir:24:3: error: unordered accesses to %a
-// SCALARS-NEXT: verify-memory-plan-seed.mlir:22:3: note: the other access is here
-// SCALARS-NEXT: verify-memory-plan-seed.mlir:17:1: error: verify-memory-plan: 1 unordered pair(s)
+// SCALARS: verify-memory-plan-seed.mlir:22:3: note: the other access is here
+// SCALARS: verify-memory-plan-seed.mlir:17:1: error: verify-memory-plan: 1 unordered pair(s)
 // SCALARS-NOT: error:
 // RUN: memplan-opt %S/Inputs/verify-memory-plan-seed.mlir --split-input-file -p 'optimize-memrefs,verify-memory-plan' | FileCheck %s --check-prefix=SAFE
 // RUN: memplan-opt %S/Inputs/verify-memory-plan-seed.mlir --split-input-file -p 'materialize-host-scalars,optimize-memrefs,verify-memory-plan' | FileCheck %s --check-prefix=SAFE
@@ -53,10 +53,10 @@ func.func @pool_overlap_pending(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) 
   hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   %b = memref.view %pool[%c8][] : memref<?xi8> to memref<4xf32>
   // ERR: [[# @LINE + 5]]:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool): write of %b (host) by 'memref.store' at {{.*}}:[[# @LINE + 5]]:3 and write of %a (device, stream %ctx) by 'hip.copy' at {{.*}}:[[# @LINE - 3]]:3; the host write may happen before the enqueued write runs: no op between them waits for stream %ctx
-  // ERR-NEXT: [[# @LINE - 4]]:3: note: the other access is here
-  // ERR-NEXT: [[# @LINE + 3]]:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool): write of %b (host) by 'memref.store' at {{.*}}:[[# @LINE + 3]]:3 and read of %a (device, stream %ctx) by 'hip.copy' at {{.*}}:[[# @LINE - 4]]:3; the host write may happen before the enqueued read runs
-  // ERR-NEXT: [[# @LINE - 5]]:3: note: the other access is here
-  // ERR-NEXT: verify-memory-plan.mlir:[[# @LINE - 13]]:1: error: verify-memory-plan: 2 unordered pair(s) of accesses to shared bytes (see the errors above)
+  // ERR: [[# @LINE - 4]]:3: note: the other access is here
+  // ERR: [[# @LINE + 3]]:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool): write of %b (host) by 'memref.store' at {{.*}}:[[# @LINE + 3]]:3 and read of %a (device, stream %ctx) by 'hip.copy' at {{.*}}:[[# @LINE - 4]]:3; the host write may happen before the enqueued read runs
+  // ERR: [[# @LINE - 5]]:3: note: the other access is here
+  // ERR: verify-memory-plan.mlir:[[# @LINE - 13]]:1: error: verify-memory-plan: 2 unordered pair(s) of accesses to shared bytes (see the errors above)
   memref.store %v, %b[%c0] : memref<4xf32>
   return
 }
@@ -106,7 +106,7 @@ func.func @reinterpret_slot_pending(%ctx: !hip.context, %out: memref<8xi32>, %v:
   hip.cast(%ctx) ins(%slot : memref<8xi64>) outs(%out : memref<8xi32>)
   %small = memref.reinterpret_cast %slot to offset: [0], sizes: [2], strides: [1] : memref<8xi64> to memref<2xi64>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %slot and %small (both in %slot)
-  // ERR-NEXT: [[# @LINE - 3]]:3: note: the other access is here
+  // ERR: [[# @LINE - 3]]:3: note: the other access is here
   memref.store %v, %small[%c0] : memref<2xi64>
   return
 }
@@ -143,7 +143,7 @@ func.func @loop_iterations_pending(%ctx: !hip.context, %out: memref<1xi32>, %v: 
   scf.for %i = %c0 to %c4 step %c1 {
     %a = memref.view %pool[%c0][] : memref<?xi8> to memref<1xi64>
     // ERR: [[# @LINE + 2]]:5: error: unordered accesses to the bytes of %a by two of its instances: {{.*}}(in consecutive iterations of the loop at {{.*}}:[[# @LINE - 2]]:3)
-    // ERR-NEXT: [[# @LINE + 2]]:5: note: the other access is here
+    // ERR: [[# @LINE + 2]]:5: note: the other access is here
     memref.store %v, %a[%c0] : memref<1xi64>
     hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%out : memref<1xi32>)
   }
@@ -204,7 +204,7 @@ func.func @loop_keeps_buffer_busy(%ctx: !hip.context, %x: memref<4xf32>, %v: f32
   }
   %b = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %a and %b
-  // ERR-NEXT: [[# @LINE - 4]]:5: note: the other access is here
+  // ERR: [[# @LINE - 4]]:5: note: the other access is here
   memref.store %v, %b[%c0] : memref<4xf32>
   return
 }
@@ -222,7 +222,7 @@ func.func @unknown_offset_whole_pool(%ctx: !hip.context, %x: memref<4xf32>, %off
   hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
   %b = memref.view %pool[%off][] : memref<?xi8> to memref<4xf32>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %a and %b
-  // ERR-NEXT: [[# @LINE - 3]]:3: note: the other access is here
+  // ERR: [[# @LINE - 3]]:3: note: the other access is here
   memref.store %v, %b[%c0] : memref<4xf32>
   return
 }
@@ -237,7 +237,7 @@ func.func @escape_shares_bytes(%v: f32) {
   %pool = memref.alloc() : memref<64xi8>
   %a = memref.view %pool[%c0][] : memref<64xi8> to memref<4xf32>
   // ERR: [[# @LINE + 2]]:3: error: %a escapes to 'func.call' at {{.*}}, which may access it at any time, but shares bytes of %pool with %b
-  // ERR-NEXT: [[# @LINE + 3]]:3: note: the other access is here
+  // ERR: [[# @LINE + 3]]:3: note: the other access is here
   func.call @consume(%a) : (memref<4xf32>) -> ()
   %b = memref.view %pool[%c0][] : memref<64xi8> to memref<4xf32>
   memref.store %v, %b[%c0] : memref<4xf32>
@@ -273,7 +273,7 @@ func.func @one_kernel_both_buffers(%ctx: !hip.context) {
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
   %b = memref.view %pool[%c4][] : memref<?xi8> to memref<4xf32>
   // ERR: [[# @LINE + 2]]:3: error: {{.*}} one op accesses both buffers
-  // ERR-NEXT: [[# @LINE + 1]]:3: note: the other access is here
+  // ERR: [[# @LINE + 1]]:3: note: the other access is here
   hip.exp(%ctx) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
   return
 }
@@ -328,7 +328,7 @@ func.func @merged_buffer_read_after_clobber(%ctx: !hip.context, %x: memref<4x8xf
   %r = memref.reinterpret_cast %slot to offset: [0], sizes: [32], strides: [1] : memref<4x8xf32> to memref<32xf32>
   %flat = memref.collapse_shape %x [[0, 1]] : memref<4x8xf32> into memref<32xf32>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %slot and %r {{.*}}; accesses of %r lie between accesses of %slot to the same bytes
-  // ERR-NEXT: [[# @LINE + 2]]:3: note: the other access is here
+  // ERR: [[# @LINE + 2]]:3: note: the other access is here
   hip.neg(%ctx) ins(%flat : memref<32xf32>) outs(%r : memref<32xf32>)
   hip.exp(%ctx) ins(%slot : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
   return
@@ -371,7 +371,7 @@ func.func @dynamic_slabs_overlap(%ctx: !hip.context, %x: memref<?xi64>, %n: inde
   %b = memref.view %pool[%second][%n] : memref<?xi8> to memref<?xi64>
   hip.copy(%ctx) ins(%x : memref<?xi64>) outs(%a : memref<?xi64>)
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %a and %b
-  // ERR-NEXT: [[# @LINE - 2]]:3: note: the other access is here
+  // ERR: [[# @LINE - 2]]:3: note: the other access is here
   memref.store %v, %b[%c0] : memref<?xi64>
   return
 }
@@ -409,7 +409,7 @@ func.func @merged_generation_partly_filled(%ctx: !hip.context, %x: memref<4xf32>
   hip.relu(%ctx) ins(%x : memref<4xf32>) outs(%slot : memref<4xf32>)
   %half = memref.reinterpret_cast %slot to offset: [0], sizes: [2], strides: [1] : memref<4xf32> to memref<2xf32>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %slot and %half {{.*}}; accesses of %half lie between accesses of %slot
-  // ERR-NEXT: [[# @LINE + 6]]:3: note: the other access is here
+  // ERR: [[# @LINE + 6]]:3: note: the other access is here
   hip.neg(%ctx) ins(%x : memref<4xf32>) outs(%half : memref<2xf32>)
   hip.synchronize(%ctx)
   scf.for %i = %c0 to %c3 step %c1 {
