@@ -1,5 +1,5 @@
-"""Faster reading of MLIR text: types cached by their source text, no garbage
-collection while parsing, symbol tables indexed while verifying.
+"""Faster reading of MLIR text: types and dialect attributes cached by their source
+text, no garbage collection while parsing, symbol tables indexed while verifying.
 
 A decoder module spells a few dozen distinct types tens of thousands of times
 (``memref<1x512xf16>`` on every kernel), and xDSL parses each occurrence from scratch:
@@ -18,57 +18,70 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
-from xdsl.ir import Operation, TypeAttribute
+from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.traits import SymbolOpInterface, SymbolTable
 
+_T = TypeVar("_T")
+
+#: A balanced ``<...>`` body with up to four levels of nested angle brackets.
+_BODY = r"(?:<(?:[^<>]|<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)*>)?"
+
 #: The text a type can span: a type name (``!dialect.name``, or a bare builtin name
-#: such as ``index``, ``memref``) and, optionally, a ``<...>`` body with up to four
-#: levels of nested angle brackets. Only a candidate: a type is cached under this
-#: text only when parsing it consumed exactly that text, and a cached text is reused
-#: only where the same text appears, so a wrong candidate (``->`` inside a body)
-#: merely misses the cache.
-_TYPE_TEXT = re.compile(
-    r"(?:![\w.$-]+|[A-Za-z_][\w.$]*)"
-    r"(?:<(?:[^<>]|<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)*>)?"
-)
+#: such as ``index``, ``memref``) and, optionally, a ``<...>`` body. Only a
+#: candidate: a type is cached under this text only when parsing it consumed
+#: exactly that text, and a cached text is reused only where the same text appears,
+#: so a wrong candidate (``->`` inside a body) merely misses the cache.
+_TYPE_TEXT = re.compile(r"(?:![\w.$-]+|[A-Za-z_][\w.$]*)" + _BODY)
+
+#: Likewise for dialect attributes and attribute aliases: ``#hal.device.affinity<@d>``,
+#: ``#map``.
+_ATTRIBUTE_TEXT = re.compile(r"#[\w.$-]+" + _BODY)
 
 
 class TypeCachingParser(Parser):
     """A parser mixin (put it before :class:`xdsl.parser.Parser`): each distinct type
-    text is parsed once per parser; later occurrences return the same (immutable)
-    type object and move the lexer past the text."""
+    (and ``#dialect`` attribute) text is parsed once per parser; later occurrences
+    return the same (immutable) object and move the lexer past the text."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._types_by_text: dict[str, TypeAttribute] = {}
+        self._attributes_by_text: dict[str, Attribute] = {}
 
     def parse_optional_type(self) -> TypeAttribute | None:
+        return self._cached(_TYPE_TEXT, self._types_by_text, super().parse_optional_type)
+
+    def parse_optional_attribute(self) -> Attribute | None:
+        return self._cached(_ATTRIBUTE_TEXT, self._attributes_by_text, super().parse_optional_attribute)
+
+    def _cached(self, pattern: re.Pattern[str], cache: dict, parse: Callable[[], _T | None]) -> _T | None:
         token = self._current_token
         start = token.span.start
         content = token.span.input.content
-        candidate = _TYPE_TEXT.match(content, start)
+        candidate = pattern.match(content, start)
         if candidate is None:
-            return super().parse_optional_type()
+            return parse()
         text = candidate.group()
         end = candidate.end()
-        cached = self._types_by_text.get(text)
+        cached = cache.get(text)
         if cached is not None:
             lexer = self.lexer
             lexer.pos = end
             self._parser_state.current_token = lexer.lex()
             return cached
-        parsed = super().parse_optional_type()
+        parsed = parse()
         if parsed is not None:
             # Cache only when the parse stopped exactly at the candidate's end
             # (nothing but whitespace between it and the next token).
             after = self._current_token.span.start
             if after == end or (after > end and content[end:after].isspace()):
-                self._types_by_text[text] = parsed
+                cache[text] = parsed
         return parsed
 
 

@@ -46,6 +46,15 @@ def test_cached_types_give_the_same_module():
     assert types[0] is types[4] is types[5]
 
 
+def test_cached_dialect_attributes_give_the_same_module():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "examples" / "iree_seed_initializer.mlir").read_text()
+    parser = _Caching(memplan.make_context(), text)
+    assert print_mlir(parser.parse_module(), generic=True) == print_mlir(_parse(Parser, text), generic=True)
+    assert "#hal.device.affinity<@__device_0>" in parser._attributes_by_text
+
+
 def test_without_gc_restores_the_collector():
     assert gc.isenabled()
     with without_gc():
