@@ -2844,7 +2844,13 @@ class ResourcePackOp(IRDLOperation):
                 parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
             )
 
-        parser.parse_comma_separated_list(parser.Delimiter.BRACES, slice_entry)
+        # IREE's parser takes a trailing comma after the last slice.
+        parser.parse_punctuation("{")
+        while parser.parse_optional_punctuation("}") is None:
+            slice_entry()
+            if parser.parse_optional_punctuation(",") is None:
+                parser.parse_punctuation("}")
+                break
         parser.parse_punctuation(")")
         parser.parse_punctuation(":")
         parser.parse_type()

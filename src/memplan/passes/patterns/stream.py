@@ -8,8 +8,9 @@ with one rewrite left out on purpose:
   the first transfer's source was (same type, the outer target affinity is the inner
   source affinity), it is that source; otherwise the two hops become one transfer
   from the first source to the last target.
-- `stream.tensor.encode` between equal encodings of the same resource type is its
-  source.
+- `stream.tensor.encode` between equal encodings, or between identity layouts (no
+  encoding, or a serialized one that stores the tensor as is), of the same resource
+  type is its source.
 - `stream.resource.size` of a resource whose size is known -- stated by the op that
   defines it, or by an earlier user in the same block that takes it with a size
   that is already defined -- is that size.
@@ -40,6 +41,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import MemoryEffectKind
 
 from memplan.dialects import stream
+from memplan.dialects.encoding import is_identity_tensor_encoding
 from memplan.interfaces import get_interface, memory_effects
 from memplan.passes.patterns.common import available_at
 
@@ -72,9 +74,11 @@ class FoldTransferOfTransfer(RewritePattern):
 class FoldEncodeOfSameEncoding(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: stream.TensorEncodeOp, rewriter: PatternRewriter, /):
-        if (
-            op.source_encoding == op.result_encoding
-            and op.source.type == op.result.type
+        if op.source.type != op.result.type:
+            return
+        if op.source_encoding == op.result_encoding or (
+            is_identity_tensor_encoding(op.source_encoding)
+            and is_identity_tensor_encoding(op.result_encoding)
         ):
             rewriter.replace(op, [], [op.source])
 
