@@ -438,11 +438,24 @@ class KernelOp(IRDLOperation):
         )
 
     @classmethod
-    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs):  # type: ignore[override]
+    def create(  # type: ignore[override]
+        cls,
+        *,
+        properties: Mapping[str, Attribute] = {},
+        attributes: Mapping[str, Attribute] = {},
+        **kwargs,
+    ):
         """Every op starts with its default-valued attributes set, sorted by name (as
         MLIR populates default properties), so text that leaves a default out and
-        text that writes it denote the same IR."""
-        return super().create(properties=cls.SPEC.with_defaults(properties), **kwargs)
+        text that writes it denote the same IR. An inherent attribute written in the
+        generic form's attr-dict is a property, as in MLIR."""
+        names = {a.name for a in cls.SPEC.attrs}
+        inherent = {k: v for k, v in attributes.items() if k in names}
+        return super().create(
+            properties=cls.SPEC.with_defaults(inherent | dict(properties)),
+            attributes={k: v for k, v in attributes.items() if k not in names},
+            **kwargs,
+        )
 
     @property
     def ctx(self) -> SSAValue:

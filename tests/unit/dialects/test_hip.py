@@ -212,6 +212,21 @@ def test_the_generic_form_keeps_inherent_attributes_as_properties():
     assert "<{to = 10 : i64}> {x = 1 : i64} : (!hip.context, memref<4x8xf32>, memref<4x8xf16>)" in generic
 
 
+def test_inherent_attributes_in_the_generic_attr_dict_are_properties():
+    generic = (
+        '"builtin.module"() ({\n'
+        '  "func.func"() <{sym_name = "f", function_type = (!hip.context, memref<4xf32>) -> ()}> ({\n'
+        "  ^bb0(%ctx: !hip.context, %a: memref<4xf32>):\n"
+        '    "hip.gather"(%ctx, %a, %a, %a) {axis = 1 : i64, tag = 2 : i64} : '
+        "(!hip.context, memref<4xf32>, memref<4xf32>, memref<4xf32>) -> ()\n"
+        '    "func.return"() : () -> ()\n'
+        "  }) : () -> ()\n"
+        "}) : () -> ()"
+    )
+    (op,) = body_ops(parse(generic))
+    assert op.properties["axis"].value.data == 1 and set(op.attributes) == {"tag"}
+
+
 def test_optional_operands_fill_from_the_left_and_keywords_select_groups():
     text = in_func(
         "hip.gemm(%ctx) ins(%a, %a : memref<4x8xf32>, memref<4x8xf32>) outs(%a : memref<4x8xf32>)",
