@@ -8,7 +8,7 @@ follow buffers without knowing op names. Importing this module attaches them.
 
 from __future__ import annotations
 
-from xdsl.dialects import cf, func, memref, scf
+from xdsl.dialects import affine, cf, func, memref, scf
 from xdsl.traits import NoMemoryEffect
 from xdsl.ir import Operation
 
@@ -66,6 +66,9 @@ _INLINE_REGIONS: dict[type, HostInlineRegions] = {
     scf.IfOp: HostInlineRegions(exclusive=True),
     scf.IndexSwitchOp: HostInlineRegions(exclusive=True),
     scf.ExecuteRegionOp: HostInlineRegions(),
+    memref.AllocaScopeOp: HostInlineRegions(),
+    affine.ForOp: HostInlineRegions(repeats=True),
+    affine.IfOp: HostInlineRegions(exclusive=True),
 }
 
 
