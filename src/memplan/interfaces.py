@@ -30,6 +30,8 @@ from xdsl.traits import get_effects as _xdsl_get_effects
 
 __all__ = [
     "EffectInstance",
+    "AutomaticAllocation",
+    "AutomaticAllocationScope",
     "GraphRegions",
     "NonAddressableResource",
     "HostInlineRegions",
@@ -148,6 +150,19 @@ class NonAddressableResource(Resource):
     def overlaps(self, other: NonAddressableResource) -> bool:
         shorter = min(len(self.path), len(other.path))
         return self.path[:shorter] == other.path[:shorter]
+
+
+@dataclass(frozen=True)
+class AutomaticAllocationScope(OpTrait):
+    """Stack allocations made in the op's regions are released when control leaves
+    the op (MLIR's `AutomaticAllocationScope`: functions, `memref.alloca_scope`,
+    parallel loops)."""
+
+
+@dataclass(frozen=True)
+class AutomaticAllocation(OpTrait):
+    """The op's result is a stack allocation (`memref.alloca`), released by the
+    nearest enclosing `AutomaticAllocationScope`."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ from xdsl.ir import Operation
 from memplan.analysis.byte_ranges import PLACING_VIEWS, VIEW_MODELS
 from memplan.printing.structure import DefaultDialect
 from memplan.interfaces import (
+    AutomaticAllocation,
+    AutomaticAllocationScope,
     HostInlineRegions,
     NoAddressCapture,
     OperandEffects,
@@ -99,6 +101,11 @@ def _attach() -> None:
     for op_type in _METADATA_ONLY:
         attach_trait(op_type, NoAddressCapture())
     attach_trait(func.FuncOp, DefaultDialect("func"))
+    for scope in (func.FuncOp, memref.AllocaScopeOp, affine.ParallelOp):
+        attach_trait(scope, AutomaticAllocationScope())
+    attach_trait(memref.AllocaOp, AutomaticAllocation())
+    # MLIR's alloca_scope terminator is Pure; xDSL's declares no effects.
+    attach_trait(memref.AllocaScopeReturnOp, NoMemoryEffect())
     attach_trait(cf.BranchOp, SuccessorOperands(("arguments",)))
     attach_trait(cf.ConditionalBranchOp, SuccessorOperands(("then_arguments", "else_arguments")))
     # MLIR's branches are Pure; xDSL's declare no effects, which would make every

@@ -458,3 +458,90 @@ func.func @alloc_size_from_index_constant() -> memref<?x3xf32> {
   %a = memref.alloc(%two) : memref<?x3xf32>
   return %a : memref<?x3xf32>
 }
+
+// -----
+
+// A scope that allocates nothing on its stack is its body; so is one that ends a
+// function, whose scope then holds its allocations. A parallel loop is a scope of
+// its own: its allocas are not the outer scope's.
+// CHECK-LABEL: @alloca_scopes_inlined
+// CHECK-NOT:   memref.alloca_scope
+// CHECK:       "test.region"() ({
+// CHECK-NEXT:    memref.store
+// CHECK:         affine.parallel (%[[I:.*]]) = (0) to (8) {
+// CHECK-NEXT:      memref.alloca(%[[I]]) : memref<?xi8>
+// CHECK:       %[[N:.*]] = "test.count"
+// CHECK-NEXT:  memref.alloca(%[[N]]) : memref<?xi8>
+func.func @alloca_scopes_inlined(%m: memref<index>, %v: index) {
+  "test.region"() ({
+    memref.alloca_scope {
+      memref.store %v, %m[] : memref<index>
+      affine.parallel (%i) = (0) to (8) {
+        %a = memref.alloca(%i) : memref<?xi8>
+        "test.use"(%a) : (memref<?xi8>) -> ()
+      }
+    }
+    "test.terminator"() : () -> ()
+  }) : () -> ()
+  memref.alloca_scope {
+    %n = "test.count"() : () -> index
+    %b = memref.alloca(%n) : memref<?xi8>
+    "test.use"(%b) : (memref<?xi8>) -> ()
+  }
+  return
+}
+
+// -----
+
+// An alloca whose size is known outside leaves a scope that ends an unknown
+// region which itself ends the function.
+// CHECK-LABEL: @alloca_hoisted
+// CHECK:       %[[N:.*]] = "test.count"
+// CHECK-NEXT:  %[[H:.*]] = memref.alloca(%[[N]]) : memref<?xi8>
+// CHECK-NEXT:  "test.region"() ({
+// CHECK-NEXT:    memref.alloca_scope {
+// CHECK-NEXT:      "test.use"(%[[H]])
+func.func @alloca_hoisted() {
+  %n = "test.count"() : () -> index
+  "test.region"() ({
+    memref.alloca_scope {
+      %a = memref.alloca(%n) : memref<?xi8>
+      "test.use"(%a) : (memref<?xi8>) -> ()
+    }
+    "test.terminator"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// With more work after the scope, or after the region, the alloca stays (its
+// lifetime would grow).
+// CHECK-LABEL: @allocas_kept
+// CHECK:       "test.region"() ({
+// CHECK-NEXT:    memref.alloca_scope {
+// CHECK-NEXT:      memref.alloca
+// CHECK:         "test.op"()
+// CHECK:       "test.region"() ({
+// CHECK-NEXT:    memref.alloca_scope {
+// CHECK-NEXT:      memref.alloca
+// CHECK:       "test.op"()
+func.func @allocas_kept(%n: index) {
+  "test.region"() ({
+    memref.alloca_scope {
+      %b = memref.alloca(%n) : memref<?xi8>
+      "test.use"(%b) : (memref<?xi8>) -> ()
+    }
+    "test.op"() : () -> ()
+    "test.terminator"() : () -> ()
+  }) : () -> ()
+  "test.region"() ({
+    memref.alloca_scope {
+      %c = memref.alloca(%n) : memref<?xi8>
+      "test.use"(%c) : (memref<?xi8>) -> ()
+    }
+    "test.terminator"() : () -> ()
+  }) : () -> ()
+  "test.op"() : () -> ()
+  return
+}

@@ -26,6 +26,9 @@ What they do is what upstream's `MemRefOps.cpp` does; the code is memplan's:
   buffer, of `extract_strided_metadata` with matching metadata is a cast;
   transposes compose; `memory_space_cast` chains collapse.
 - copies: a copy to itself or of zero elements is erased.
+- `alloca_scope`: inlined when it allocates nothing on its stack, or when it ends
+  the body of another scope; its stack allocations hoisted out of a chain of
+  non-scope regions that it ends (MLIR's `AllocaScopeInliner`/`Hoister`).
 
 Every rewrite keeps the result type: when the rewritten value's type is more
 static, a `memref.cast` back to the old type is inserted.
@@ -55,13 +58,19 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import ConstantLike
+from xdsl.traits import ConstantLike, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects import memref as mmemref
 from memplan.dialects.memref_layout import strides_and_offset
 from memplan.dialects.memref_ops import ReallocOp, ReshapeOp, TransposeOp
-from memplan.interfaces import MemoryEffectKind, memory_effects
+from memplan.interfaces import (
+    AutomaticAllocation,
+    AutomaticAllocationScope,
+    MemoryEffectKind,
+    get_interface,
+    memory_effects,
+)
 from memplan.passes.patterns.common import available_at
 
 __all__ = ["PATTERNS", "cast_folds_into_consumer", "constant_index", "infer_subview_type"]
@@ -878,6 +887,112 @@ class EraseTrivialCopy(_OnType):
 
 
 # ---------------------------------------------------------------------------------
+# alloca_scope
+# ---------------------------------------------------------------------------------
+
+
+def _is_scope(op: Operation | None) -> bool:
+    return op is not None and get_interface(op, AutomaticAllocationScope) is not None
+
+
+def _may_allocate_on_stack(op: Operation) -> bool:
+    """MLIR's `isOpItselfPotentialAutomaticAllocation`: a stack allocation, or an op
+    whose effects are unknown (and not just its regions')."""
+    if get_interface(op, AutomaticAllocation) is not None:
+        return True
+    return (
+        not op.has_trait(RecursiveMemoryEffect, value_if_unregistered=False)
+        and memory_effects(op) is None
+    )
+
+
+def _allocates_in_scope(scope: Operation) -> bool:
+    """Whether something in `scope`'s regions, outside nested scopes, may allocate
+    on the stack of `scope`."""
+    pending = [op for region in scope.regions for block in region.blocks for op in block.ops]
+    while pending:
+        op = pending.pop()
+        if _may_allocate_on_stack(op):
+            return True
+        if not _is_scope(op):
+            pending.extend(o for r in op.regions for b in r.blocks for o in b.ops)
+    return False
+
+
+def _last_before_terminator(op: Operation) -> bool:
+    """`op` is the last op of the only block of its region before the terminator."""
+    block, region = op.parent, op.parent_region()
+    if block is None or region is None or region.blocks.first is not region.blocks.last:
+        return False
+    nxt = op.next_op
+    return nxt is not None and nxt is block.last_op and nxt.has_trait(
+        IsTerminator, value_if_unregistered=True
+    )
+
+
+class InlineAllocaScope(_OnType):
+    """A scope that allocates nothing, or that ends the body of another scope (its
+    allocations then live as long there), is its body."""
+
+    op_type = xmemref.AllocaScopeOp
+
+    def rewrite(self, op, rewriter: PatternRewriter) -> None:
+        if _allocates_in_scope(op) and not (
+            _is_scope(op.parent_op()) and _last_before_terminator(op)
+        ):
+            return
+        block = op.scope.block
+        terminator = block.last_op
+        assert terminator is not None
+        results = list(terminator.operands)
+        rewriter.inline_block(block, InsertPoint.before(op))
+        rewriter.erase(terminator)
+        rewriter.replace(op, [], results)
+
+
+class HoistAllocas(_OnType):
+    """Stack allocations of a scope that ends a chain of non-scope regions move to
+    just before the outermost of them, when their operands are defined there."""
+
+    op_type = xmemref.AllocaScopeOp
+
+    def rewrite(self, op, rewriter: PatternRewriter) -> None:
+        outer = op.parent_op()
+        if outer is None or _is_scope(outer):
+            return
+        if not _last_before_terminator(op) or not _last_before_terminator(outer):
+            return
+        while not _is_scope(outer.parent_op()):
+            outer = outer.parent_op()
+            if outer is None or not _last_before_terminator(outer):
+                return
+        allocas = [
+            nested
+            for nested in op.walk()
+            if get_interface(nested, AutomaticAllocation) is not None
+            and _innermost_scope(nested) is op
+            and all(not outer.is_ancestor(_owner_op(v)) for v in nested.operands)
+        ]
+        if not allocas:
+            return
+        for alloca in allocas:
+            alloca.detach()
+            rewriter.insert(alloca, InsertPoint.before(outer))
+
+
+def _owner_op(value: SSAValue) -> Operation:
+    owner = value.owner
+    return owner if isinstance(owner, Operation) else owner.parent_op()
+
+
+def _innermost_scope(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and not _is_scope(parent):
+        parent = parent.parent_op()
+    return parent
+
+
+# ---------------------------------------------------------------------------------
 # The table the memref ops declare (`memplan.dialects.memref`)
 # ---------------------------------------------------------------------------------
 
@@ -908,5 +1023,6 @@ PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     "memref.reinterpret_cast": (FoldReinterpretCast(),),
     "memref.transpose": (FoldTranspose(),),
     "memref.memory_space_cast": (FoldMemorySpaceCast(),),
+    "memref.alloca_scope": (InlineAllocaScope(), HoistAllocas()),
 }
 """Patterns by op name, found through the ops' `CanonicalizedBy` trait."""
