@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
 )
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import MemoryEffectKind
@@ -832,6 +832,230 @@ class ElideUnusedAlloca(RewritePattern):
         _replace(rewriter, op, [op.result, immediate.result_timepoint])
 
 
+
+# --------------------------------------------------------------------------------
+# Execution regions
+# --------------------------------------------------------------------------------
+
+
+def _rebuild_region_op(
+    rewriter: PatternRewriter,
+    op: stream.AsyncExecuteOp | stream.AsyncConcurrentOp,
+    *,
+    operands: Sequence[SSAValue] | None = None,
+    operand_sizes: Sequence[SSAValue] | None = None,
+    keep_results: Sequence[int] | None = None,
+    ties: Sequence[int | None] | None = None,
+    await_timepoint: SSAValue | None | bool = True,
+) -> Operation:
+    """The same region op with some of its parts replaced (the body moves over);
+    results not kept must be unused or replaced by the caller. `await_timepoint`
+    True keeps the op's own."""
+    results = list(op.resource_results)
+    kept = list(range(len(results))) if keep_results is None else list(keep_results)
+    old_ties = op.tied_result_operands()
+    new_ties = [old_ties[i] for i in kept] if ties is None else list(ties)
+    sizes = [op.result_size_of(i) for i in kept]
+    kwargs: dict[str, object] = {"tied_operands": new_ties, "affinity": op.affinity}
+    if isinstance(op, stream.AsyncExecuteOp):
+        kwargs["await_timepoint"] = (
+            op.await_timepoint if await_timepoint is True else await_timepoint
+        )
+    new = type(op)(
+        list(op.resource_operands) if operands is None else list(operands),
+        list(op.resource_operand_sizes) if operand_sizes is None else list(operand_sizes),
+        [results[i].type for i in kept],
+        [size for size in sizes if size is not None],
+        op.detach_region(op.body),
+        **kwargs,  # type: ignore[arg-type]
+    )
+    new.attributes.update(op.attributes)
+    rewriter.insert_op(new, InsertPoint.before(op))
+    return new
+
+
+def _region_yield(op: Operation) -> Operation | None:
+    block = op.regions[0].blocks.first
+    return None if block is None else block.last_op
+
+
+class ElideImmediateAwait(RewritePattern):
+    """Waiting on an immediate timepoint is waiting on nothing."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncExecuteOp, rewriter: PatternRewriter, /):
+        if op.await_timepoint is None or not _is_immediate(op.await_timepoint):
+            return
+        new = _rebuild_region_op(rewriter, op, await_timepoint=None)
+        _replace(rewriter, op, new.results)
+
+
+class ChainDependentAwaits(RewritePattern):
+    """A captured resource that is a `stream.timepoint.await` result is captured
+    as the awaited resource, and the region waits on that timepoint instead."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncExecuteOp, rewriter: PatternRewriter, /):
+        operands = list(op.resource_operands)
+        timepoints: list[SSAValue] = []
+        for i, value in enumerate(operands):
+            awaited = _source_await(value)
+            if awaited is None:
+                continue
+            operands[i] = awaited.resource_operands[awaited.results.index(value)]
+            if awaited.await_timepoint not in timepoints:
+                timepoints.append(awaited.await_timepoint)
+        if not timepoints:
+            return
+        if op.await_timepoint is not None and op.await_timepoint not in timepoints:
+            timepoints.insert(0, op.await_timepoint)
+        timepoint = timepoints[0]
+        if len(timepoints) > 1:
+            join = stream.TimepointJoinOp(timepoints)
+            rewriter.insert_op(join, InsertPoint.before(op))
+            timepoint = join.result_timepoint
+        new = _rebuild_region_op(rewriter, op, operands=operands, await_timepoint=timepoint)
+        _replace(rewriter, op, new.results)
+
+
+class CloneCapturedSubviews(RewritePattern):
+    """A captured subview is captured as the whole resource and the subview is
+    taken inside the region (the region then sees the real allocation)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncExecuteOp, rewriter: PatternRewriter, /):
+        operands = list(op.resource_operands)
+        sizes = list(op.resource_operand_sizes)
+        positions = op._positions(op.resource_operands)
+        block = op.body.block
+        views: list[tuple[int, stream.ResourceSubviewOp]] = []
+        for i, value in enumerate(operands):
+            view = value.owner
+            if isinstance(view, stream.ResourceSubviewOp) and i in positions:
+                views.append((i, view))
+        if not views:
+            return
+        for i, view in views:
+            operands[i] = view.source
+            sizes[positions[i]] = view.source_size
+            argument = block.args[i]
+            subview = stream.ResourceSubviewOp(
+                argument, view.source_size, view.source_offset, view.result_size
+            )
+            rewriter.insert_op(subview, InsertPoint.at_start(block))
+            rewriter.replace_uses_with_if(
+                argument, subview.result, lambda use: use.operation is not subview
+            )
+        new = _rebuild_region_op(rewriter, op, operands=operands, operand_sizes=sizes)
+        _replace(rewriter, op, new.results)
+
+
+class ElideNoOpExecute(RewritePattern):
+    """A region that only yields what it captured is those captures, ready when
+    the region would have started (its await, or now). IREE makes the timepoint
+    immediate even with an await, dropping that wait; memplan keeps it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncExecuteOp, rewriter: PatternRewriter, /):
+        block = op.body.block
+        yielded = block.first_op
+        if yielded is None or yielded is not block.last_op:
+            return
+        values = []
+        for value in yielded.operands[: len(op.resource_results)]:
+            if not isinstance(value, BlockArgument) or value.block is not block:
+                return
+            values.append(op.resource_operands[value.index])
+        if any(v.type != r.type for v, r in zip(values, op.resource_results)):
+            return
+        timepoint = op.await_timepoint
+        if timepoint is None:
+            immediate = stream.TimepointImmediateOp()
+            rewriter.insert_op(immediate, InsertPoint.before(op))
+            timepoint = immediate.result_timepoint
+        _replace(rewriter, op, [*values, timepoint])
+
+
+def _tied_capture(value: SSAValue, block: Block) -> int | None:
+    """The region argument `value` is, through results tied to operands."""
+    while isinstance(value, OpResult):
+        ties = getattr(value.op, "tied_result_operands", None)
+        if ties is None:
+            return None
+        found = ties()
+        tie = found[value.index] if value.index < len(found) else None
+        if tie is None:
+            return None
+        value = _tied_operand(value.op, tie)
+    if isinstance(value, BlockArgument) and value.block is block:
+        return value.index
+    return None
+
+
+class TieRegionResults(RewritePattern):
+    """A result whose yielded value is a captured resource updated in place is tied
+    to that capture."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.AsyncExecuteOp | stream.AsyncConcurrentOp,
+        rewriter: PatternRewriter, /
+    ):
+        yielded = _region_yield(op)
+        if yielded is None:
+            return
+        ties = list(op.tied_result_operands())
+        changed = False
+        block = op.body.block
+        for i, value in enumerate(yielded.operands[: len(ties)]):
+            if ties[i] is not None:
+                continue
+            capture = _tied_capture(value, block)
+            if capture is not None and op.resource_operands[capture].type == (
+                op.resource_results[i].type
+            ):
+                ties[i] = capture
+                changed = True
+        if changed:
+            new = _rebuild_region_op(rewriter, op, ties=ties)
+            _replace(rewriter, op, new.results)
+
+
+class FoldDuplicateRegionResults(RewritePattern):
+    """Results that yield the same value with the same tie are one result."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.AsyncExecuteOp | stream.AsyncConcurrentOp,
+        rewriter: PatternRewriter, /
+    ):
+        yielded = _region_yield(op)
+        if not isinstance(yielded, stream.YieldOp):
+            return
+        count = len(op.resource_results)
+        ties = op.tied_result_operands()
+        first: dict[tuple[int, int | None], int] = {}
+        kept: list[int] = []
+        mapping: list[int] = []
+        for i, value in enumerate(yielded.resource_operands[:count]):
+            key = (id(value), ties[i])
+            if key in first:
+                mapping.append(first[key])
+                continue
+            first[key] = len(kept)
+            mapping.append(len(kept))
+            kept.append(i)
+        if len(kept) == count:
+            return
+        values = [yielded.resource_operands[i] for i in kept]
+        sizes = [yielded.resource_operand_sizes[op._positions(op.resource_results)[i]]
+                 for i in kept if i in op._positions(op.resource_results)]
+        rewriter.replace_op(yielded, stream.YieldOp(values, sizes))
+        new = _rebuild_region_op(rewriter, op, keep_results=kept)
+        results = [new.results[mapping[i]] for i in range(count)]
+        _replace(rewriter, op, [*results, *new.results[len(kept):]])
+
+
 PATTERNS = {
     "stream.async.transfer": (FoldTransferOfTransfer(),),
     "stream.tensor.encode": (FoldEncodeOfSameEncoding(),),
@@ -861,4 +1085,13 @@ PATTERNS = {
     "stream.resource.subview": (FoldSubview(),),
     "stream.resource.pack": (FoldPack(),),
     "stream.resource.alloca": (ElideUnusedAlloca(),),
+    "stream.async.execute": (
+        ElideImmediateAwait(),
+        ChainDependentAwaits(),
+        CloneCapturedSubviews(),
+        ElideNoOpExecute(),
+        FoldDuplicateRegionResults(),
+        TieRegionResults(),
+    ),
+    "stream.async.concurrent": (FoldDuplicateRegionResults(), TieRegionResults()),
 }
