@@ -26,6 +26,7 @@ from memplan.diagnostics import UserError, diagnostic_handler
 from memplan.interpreter import Schedule, run_function
 from memplan.interpreter.differential import Outcome
 from memplan.passes.registry import PASSES
+from memplan.analysis.fingerprint import fingerprint
 from memplan.checker import check_module
 from memplan.testing.random_programs import Program
 from memplan.tools.memplan_opt import _verify
@@ -140,7 +141,7 @@ def fuzz_program(program: Program, seed: int = 0,
         stats.findings.append(Finding("generator", (), "the input races or fails (interpreter)",
                                       program.text))
         return stats
-    judged: dict[str, list[Finding]] = {}
+    judged: dict[object, list[Finding]] = {}
     for pipeline in pipelines:
         stats.pipelines += 1
         after = before.clone()
@@ -152,7 +153,7 @@ def fuzz_program(program: Program, seed: int = 0,
             continue
         # Pipelines often make the same plan: it is judged once, and its findings
         # count for each pipeline that made it.
-        text = str(after)
+        text = fingerprint(after)
         if text in judged:
             stats.findings += [replace(f, pipeline=pipeline) for f in judged[text]]
             continue
