@@ -55,7 +55,7 @@ def _with_implicit_yield(region: Region) -> Region:
         block = Block()
         region.add_block(block)
     last = block.last_op
-    if last is None or not last.has_trait(IsTerminator, value_if_unregistered=True):
+    if last is None or not last.has_trait(IsTerminator, value_if_unregistered=False):
         block.add_op(xscf.YieldOp())
     return region
 

@@ -2,7 +2,9 @@
 
 IREE's pass applies every op's canonicalization patterns and folders plus the util
 dialect's "common" patterns; here that is `canonicalize`'s driver
-(`memplan.passes.canonicalize.GreedyDriver`) with one cleanup more, IREE's
+(`memplan.passes.canonicalize.GreedyDriver`) with IREE's common patterns
+(`memplan.passes.patterns.util.APPLY_PATTERNS`: a one-case `scf.index_switch` is an
+`scf.if`, adjacent switches on one value merge) and one cleanup more, IREE's
 `FoldBlockArgumentsPattern`: two arguments of a block that receive equal values from
 every predecessor become one.
 """
@@ -22,6 +24,7 @@ from memplan.passes.patterns.common import (
     fold_block_arguments,
     unique_constants,
 )
+from memplan.passes.patterns.util import APPLY_PATTERNS
 
 __all__ = ["ApplyPatterns"]
 
@@ -39,6 +42,7 @@ class ApplyPatterns(MemplanPass):
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         driver = GreedyDriver(
             ctx,
+            extra_patterns=APPLY_PATTERNS,
             cleanups=(
                 erase_unreachable_blocks,
                 partial(fold_block_arguments, duplicates=True),

@@ -13,8 +13,9 @@ on the ops through `memplan.dialects.util.UTIL_PATTERNS`.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import SymbolRefAttr
-from xdsl.dialects import ub
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects import arith, scf, ub
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
@@ -24,7 +25,7 @@ from memplan.analysis.purity import EVERYTHING, written_resources
 from memplan.dialects import util
 from memplan.interfaces import get_interface
 
-__all__ = ["DropEmptyInitializer", "EraseStoreOfLoadedValue", "PATTERNS"]
+__all__ = ["APPLY_PATTERNS", "DropEmptyInitializer", "EraseStoreOfLoadedValue", "PATTERNS"]
 
 
 class DropEmptyInitializer(RewritePattern):
@@ -146,6 +147,84 @@ class SimplifySCFUnreachableInSCFRegion(RewritePattern):
             current = current.next_op
         for later in reversed(dead):
             rewriter.erase_op(later, safe_erase=False)
+
+
+class IndexSwitchToIf(RewritePattern):
+    """An `scf.index_switch` with one case is an `scf.if` on `%arg == case`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.IndexSwitchOp, rewriter: PatternRewriter, /):
+        if len(op.case_regions) != 1:
+            return
+        (value,) = op.cases.iter_values()
+        case = arith.ConstantOp(IntegerAttr(value, IndexType()))
+        test = arith.CmpiOp(op.arg, case.result, "eq")
+        rewriter.insert_op([case, test], InsertPoint.before(op))
+        then_region = op.detach_region(op.case_regions[0])
+        else_region = op.detach_region(op.default_region)
+        only = else_region.block.first_op
+        if not op.result_types and only is else_region.block.last_op and (
+            only is not None and only.has_trait(IsTerminator) and not only.operands
+        ):
+            else_region = Region()  # an empty default is no else branch
+        new = scf.IfOp(test.result, list(op.result_types), then_region, else_region)
+        rewriter.replace_op(op, new)
+
+
+def _clone_body(
+    source: Region, into: Block, mapping: dict[SSAValue, SSAValue]
+) -> list[SSAValue]:
+    """Clone the non-terminator ops of `source`'s block into `into`; return what
+    its terminator yields, mapped."""
+    block = source.block
+    for op in block.ops:
+        if op is block.last_op and op.has_trait(IsTerminator):
+            break
+        into.add_op(op.clone(value_mapper=mapping))
+    terminator = block.last_op
+    assert terminator is not None
+    return [mapping.get(v, v) for v in terminator.operands]
+
+
+class MergeIndexSwitches(RewritePattern):
+    """Two adjacent `scf.index_switch` on the same value with the same cases are
+    one: each region runs the first's body then the second's."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.IndexSwitchOp, rewriter: PatternRewriter, /):
+        prev = op.prev_op
+        if not isinstance(prev, scf.IndexSwitchOp) or prev.arg is not op.arg:
+            return
+        if tuple(prev.cases.iter_values()) != tuple(op.cases.iter_values()):
+            return
+
+        def merged(a: Region, b: Region) -> Region:
+            block = Block()
+            mapping: dict[SSAValue, SSAValue] = {}
+            first = _clone_body(a, block, mapping)
+            mapping.update(zip(prev.results, first))
+            second = _clone_body(b, block, mapping)
+            block.add_op(scf.YieldOp(*first, *second))
+            return Region(block)
+
+        regions = [merged(a, b) for a, b in zip(prev.case_regions, op.case_regions)]
+        default = merged(prev.default_region, op.default_region)
+        new = scf.IndexSwitchOp(
+            op.arg, prev.cases, default, regions,
+            [*prev.result_types, *op.result_types],
+        )
+        rewriter.insert_op(new, InsertPoint.before(prev))
+        count = len(prev.results)
+        _replace_all(rewriter, op, new.results[count:])
+        _replace_all(rewriter, prev, new.results[:count])
+
+
+def _replace_all(rewriter: PatternRewriter, op: Operation, values) -> None:
+    rewriter.replace_op(op, [], list(values))
+
+
+APPLY_PATTERNS = (IndexSwitchToIf(), MergeIndexSwitches())
+"""IREE's util "common" patterns that apply-patterns adds to every op's own."""
 
 
 PATTERNS = {
