@@ -1367,6 +1367,8 @@ class GlobalLoadIndirectOp(IRDLOperation):
     is_immutable = opt_prop_def(UnitAttr)
     result = result_def()
 
+    traits = traits_def(UTIL_PATTERNS)
+
     assembly_format = (
         "(`immutable` $is_immutable^)? $global_ attr-dict `:` "
         "type($global_) `->` type($result)"
@@ -1382,6 +1384,8 @@ class GlobalStoreIndirectOp(IRDLOperation):
 
     value = operand_def()
     global_ = operand_def(PtrType)
+
+    traits = traits_def(UTIL_PATTERNS)
 
     assembly_format = (
         "$value `,` $global_ attr-dict `:` type($value) `->` type($global_)"

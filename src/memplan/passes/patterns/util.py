@@ -223,6 +223,28 @@ def _replace_all(rewriter: PatternRewriter, op: Operation, values) -> None:
     rewriter.replace_op(op, [], list(values))
 
 
+class FoldIndirectLoad(RewritePattern):
+    """Loading through the address of a named global is loading that global."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: util.GlobalLoadIndirectOp, rewriter: PatternRewriter, /):
+        address = op.global_.owner
+        if isinstance(address, util.GlobalAddressOp):
+            rewriter.replace_op(op, util.GlobalLoadOp(
+                address.global_, op.result.type, immutable=op.is_immutable is not None
+            ))
+
+
+class FoldIndirectStore(RewritePattern):
+    """Storing through the address of a named global is storing that global."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: util.GlobalStoreIndirectOp, rewriter: PatternRewriter, /):
+        address = op.global_.owner
+        if isinstance(address, util.GlobalAddressOp):
+            rewriter.replace_op(op, util.GlobalStoreOp(op.value, address.global_))
+
+
 APPLY_PATTERNS = (IndexSwitchToIf(), MergeIndexSwitches())
 """IREE's util "common" patterns that apply-patterns adds to every op's own."""
 
@@ -230,6 +252,8 @@ APPLY_PATTERNS = (IndexSwitchToIf(), MergeIndexSwitches())
 PATTERNS = {
     "util.initializer": (DropEmptyInitializer(),),
     "util.global.store": (EraseStoreOfLoadedValue(),),
+    "util.global.load.indirect": (FoldIndirectLoad(),),
+    "util.global.store.indirect": (FoldIndirectStore(),),
     "util.scf.unreachable": (
         SCFUnreachableToTerminator(),
         SimplifySCFUnreachableInSCFRegion(),
