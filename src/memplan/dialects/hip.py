@@ -40,7 +40,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
-    AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_op_definition,
@@ -289,7 +288,6 @@ class AllocOp(IRDLOperation):
     dynamic_sizes = var_operand_def()
     result = result_def()
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(OperandEffects(allocates=all_results))
 
     def __init__(

@@ -585,7 +585,7 @@ INVALID = [
      "'hip.alloc' op has 2 dynamic size operands but its result type"),
     (in_func("%x = hip.alloc(%ctx) : tensor<4xf32>"),
      "'hip.alloc' op result must be a ranked memref, but got tensor<4xf32>"),
-    (generic_func('%y = "hip.alloc"(%x, %a) <{operandSegmentSizes = array<i32: 1, 1>}> '
+    (generic_func('%y = "hip.alloc"(%x, %a) '
                   ": (!hip.context, memref<4xf32>) -> memref<?xf32>",
                   "!hip.context, memref<4xf32>, index"),
      "'hip.alloc' op dynamic size operand #0 must be index, but got memref<4xf32>"),
