@@ -302,26 +302,46 @@ class _OnType(RewritePattern):
 # ---------------------------------------------------------------------------------
 
 
-class FoldCast(_OnType):
-    """`cast` to its own type; `cast(cast(x))` to `x` or to one cast of `x`."""
+class FoldCastChain(RewritePattern):
+    """A cast-like op (`memref.cast`, `memory_space_cast`) to its own type is its
+    source; a chain of two is the first's source when that has the result type,
+    else one cast from it when `merges(chain)` allows."""
 
-    op_type = xmemref.CastOp
+    def __init__(self, op_type: type[Operation], merges: Callable[[Operation], bool]):
+        self.op_type = op_type
+        self.merges = merges
 
-    def rewrite(self, op: xmemref.CastOp, rewriter: PatternRewriter) -> None:
-        if op.source.type == op.dest.type:
-            rewriter.replace(op, [], [op.source])
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, self.op_type):
             return
-        inner = op.source.owner
-        if not isinstance(inner, xmemref.CastOp):
+        source, result = op.operands[0], op.results[0]
+        if source.type == result.type:
+            rewriter.replace(op, [], [source])
             return
-        if inner.source.type == op.dest.type:
-            rewriter.replace(op, [], [inner.source])
-        elif cast_folds_into_consumer(op.source) is not None and (
-            mmemref.memref_cast_compatible(inner.source.type, op.dest.type)
-        ):
-            rewriter.replace(
-                op, mmemref.CastOp.create(operands=[inner.source], result_types=[op.dest.type])
-            )
+        inner = source.owner
+        if not isinstance(inner, self.op_type):
+            return
+        origin = inner.operands[0]
+        if origin.type == result.type:
+            rewriter.replace(op, [], [origin])
+        elif self.merges(op):
+            cls = _MLIR_SYNTAX_CLASS.get(self.op_type, self.op_type)
+            rewriter.replace(op, cls.create(operands=[origin], result_types=[result.type]))
+
+
+def _cast_chain_merges(op: Operation) -> bool:
+    """`cast(cast(x))` is one cast of `x` when the inner cast only forgets facts
+    and `x` casts to the result type."""
+    origin = op.operands[0].owner.operands[0]
+    return cast_folds_into_consumer(op.operands[0]) is not None and (
+        mmemref.memref_cast_compatible(origin.type, op.results[0].type)
+    )
+
+
+_MLIR_SYNTAX_CLASS: dict[type[Operation], type[Operation]] = {
+    xmemref.CastOp: mmemref.CastOp,
+    xmemref.MemorySpaceCastOp: mmemref.MemorySpaceCastOp,
+}
 
 
 class FoldCastOperands(RewritePattern):
@@ -852,24 +872,6 @@ class FoldTranspose(_OnType):
         rewriter.replace(op, TransposeOp(inner.in_, amap, op.result.type))
 
 
-class FoldMemorySpaceCast(_OnType):
-    op_type = xmemref.MemorySpaceCastOp
-
-    def rewrite(self, op: xmemref.MemorySpaceCastOp, rewriter: PatternRewriter) -> None:
-        if op.source.type == op.dest.type:
-            rewriter.replace(op, [], [op.source])
-            return
-        inner = op.source.owner
-        if isinstance(inner, xmemref.MemorySpaceCastOp):
-            origin = inner.source
-            if origin.type == op.dest.type:
-                rewriter.replace(op, [], [origin])
-            else:
-                rewriter.replace(op, mmemref.MemorySpaceCastOp.create(
-                    operands=[origin], result_types=[op.dest.type]
-                ))
-
-
 def _has_no_elements(t: Attribute) -> bool:
     return isinstance(t, MemRefType) and 0 in t.get_shape()
 
@@ -997,7 +999,7 @@ def _innermost_scope(op: Operation) -> Operation | None:
 # ---------------------------------------------------------------------------------
 
 PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
-    "memref.cast": (FoldCast(),),
+    "memref.cast": (FoldCastChain(xmemref.CastOp, _cast_chain_merges),),
     "memref.load": (FoldCastOperands(xmemref.LoadOp, "memref"),),
     "memref.store": (FoldCastOperands(xmemref.StoreOp, "memref"),),
     "memref.atomic_rmw": (FoldCastOperands(xmemref.AtomicRMWOp, "memref"),),
@@ -1022,7 +1024,9 @@ PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     "memref.subview": (FoldSubview(),),
     "memref.reinterpret_cast": (FoldReinterpretCast(),),
     "memref.transpose": (FoldTranspose(),),
-    "memref.memory_space_cast": (FoldMemorySpaceCast(),),
+    "memref.memory_space_cast": (
+        FoldCastChain(xmemref.MemorySpaceCastOp, lambda op: True),
+    ),
     "memref.alloca_scope": (InlineAllocaScope(), HoistAllocas()),
 }
 """Patterns by op name, found through the ops' `CanonicalizedBy` trait."""
