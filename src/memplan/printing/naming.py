@@ -131,7 +131,6 @@ def _upstream_names() -> dict[type[Operation], tuple[str | None, ...]]:
         memref.CollapseShapeOp: ("collapse_shape",),
         memref.ViewOp: ("view",),
         memref.MemorySpaceCastOp: ("memspacecast",),
-        memref.ExtractStridedMetaDataOp: ("base_buffer", "offset", "sizes", "strides"),
         memref.ExtractAlignedPointerAsIndexOp: ("intptr",),
         tensor.DimOp: ("dim",),
     }
@@ -139,6 +138,23 @@ def _upstream_names() -> dict[type[Operation], tuple[str | None, ...]]:
 
 for _op_type, _names in _upstream_names().items():
     attach_trait(_op_type, FixedResultNames(_names))
+
+
+class _StridedMetadataNames(AsmResultNames):
+    """`%base_buffer, %offset, %sizes:N, %strides:N` (N the rank), as MLIR."""
+
+    def result_names(self, op: Operation) -> Sequence[str | None]:
+        rank = (len(op.results) - 2) // 2
+        return ("base_buffer", "offset", *["sizes"] * rank, *["strides"] * rank)
+
+
+def _attach_strided_metadata_names() -> None:
+    from xdsl.dialects import memref
+
+    attach_trait(memref.ExtractStridedMetaDataOp, _StridedMetadataNames())
+
+
+_attach_strided_metadata_names()
 
 
 _ARG_NAME = re.compile(r"arg[0-9]+")
@@ -179,6 +195,7 @@ class _SsaNames:
         (`name_hint`) are used only with `keep_names`, as mlir-opt drops them."""
         self.names: dict[SSAValue, str] = {}
         self.groups: dict[Operation, tuple[str, int]] = {}
+        self.named_groups: dict[Operation, list[tuple[str, int]]] = {}
         self.use_names = not generic
         self.keep_names = keep_names and not generic
         root = _Scope(None)
@@ -246,6 +263,8 @@ class _SsaNames:
                     defaults[i] if i < len(defaults) else None
                     for i in range(len(results))
                 ]
+                if self._number_named_groups(op, hints, counters, scope):
+                    return
         if not any(hints):
             number = str(counters.value)
             counters.value += 1
@@ -264,6 +283,34 @@ class _SsaNames:
             else:
                 self.names[result] = str(counters.value)
                 counters.value += 1
+
+
+    def _number_named_groups(
+        self, op: Operation, hints: list[str | None], counters: _Counters, scope: _Scope
+    ) -> bool:
+        """Consecutive results an op's names give the same name form one group, as
+        MLIR's `setNameFn` on a result range: `%sizes:2`, used as `%sizes#1`."""
+        if all(a != b or a is None for a, b in zip(hints, hints[1:])):
+            return False
+        runs: list[tuple[str, int]] = []
+        index = 0
+        while index < len(hints):
+            hint = hints[index]
+            end = index + 1
+            while hint is not None and end < len(hints) and hints[end] == hint:
+                end += 1
+            if hint is None:
+                name = str(counters.value)
+                counters.value += 1
+            else:
+                name = self._unique(sanitize_ssa_name(hint), counters, scope)
+            count = end - index
+            for i, result in enumerate(op.results[index:end]):
+                self.names[result] = f"{name}#{i}" if count > 1 else name
+            runs.append((name, count))
+            index = end
+        self.named_groups[op] = runs
+        return True
 
 
 def _predecessor_comment(printer: Printer, block: Block) -> str:
@@ -313,6 +360,10 @@ class MlirNamingMixin(Printer):
     def _print_results(self, op: Operation) -> None:
         if self._ssa is not None and (group := self._ssa.groups.get(op)) is not None:
             self.print_string(f"%{group[0]}:{group[1]} = ")
+            return
+        if self._ssa is not None and (runs := self._ssa.named_groups.get(op)) is not None:
+            spelled = (f"%{name}:{count}" if count > 1 else f"%{name}" for name, count in runs)
+            self.print_string(", ".join(spelled) + " = ")
             return
         super()._print_results(op)
 

@@ -114,3 +114,17 @@ func.func @blocks(%c: i1, %v: index) {
 func.func @aliases(%a: memref<4xf32, affine_map<(d0)[s0] -> (d0 + s0)>>, %b: memref<4xf32, affine_map<(d0) -> (d0)>>) {
   return
 }
+
+// -----
+
+// An op that names a range of results prints it as one group, `%sizes:2`, used as
+// `%sizes#1`.
+// CHECK-LABEL: func.func @named_groups
+// CHECK-NEXT: %base_buffer, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %arg0
+// CHECK-NEXT: %base_buffer_0, %offset_1, %sizes_2, %strides_3 = memref.extract_strided_metadata %arg1
+// CHECK-NEXT: return %sizes#1, %strides#0 : index, index
+func.func @named_groups(%a: memref<8x2xf32>, %m: memref<4xf32>) -> (index, index) {
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %a : memref<8x2xf32> -> memref<f32>, index, index, index, index, index
+  %b, %o, %s, %t = memref.extract_strided_metadata %m : memref<4xf32> -> memref<f32>, index, index, index
+  return %sizes#1, %strides#0 : index, index
+}
