@@ -2751,7 +2751,7 @@ class ResourceTransientsOp(IRDLOperation):
     result = result_def(T)
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware(), FixedResultNames(("result", "result_timepoint")))
 
     assembly_format = (
         _AFFINITY + " " + _await(True) + " $resource `:` "
@@ -2784,7 +2784,7 @@ class ResourceTryMapOp(IRDLOperation):
     did_map = result_def()
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, SizeAware())
+    traits = traits_def(STREAM_PATTERNS, SizeAware(), FixedResultNames(("did_map", "result")))
 
     assembly_format = (
         _AFFINITY + " $source `[` $source_offset `]` `:` type($source) `->` "
@@ -2967,7 +2967,7 @@ class TimepointBarrierOp(IRDLOperation):
     result = result_def(T)
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware(), FixedResultNames(("result", "result_timepoint")))
 
     assembly_format = (
         _AFFINITY + " $resource `:` " + _sized("resource", "resource_size")

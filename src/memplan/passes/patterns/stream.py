@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -816,6 +817,66 @@ class FoldPack(RewritePattern):
         _replace(rewriter, op, [op.dynamic_slice_sizes[0], offset])
 
 
+def _new_pack(
+    op: stream.ResourcePackOp,
+    offset: SSAValue | None,
+    intervals: Sequence[int],
+    sizes: Sequence[SSAValue],
+) -> stream.ResourcePackOp:
+    return stream.ResourcePackOp.build(
+        operands=[[] if offset is None else [offset], list(sizes)],
+        properties={
+            "lifetime_intervals": ArrayAttr([IntegerAttr(v, IndexType()) for v in intervals]),
+            "affinity": op.affinity,
+        },
+        attributes=dict(op.attributes),
+        result_types=[IndexType(), [IndexType()] * len(sizes)],
+    )
+
+
+class PropagatePackOffset(RewritePattern):
+    """A pack's base offset moves out: a zero offset is dropped, another one is
+    added to each packed offset after an unbased pack (so equal packs at
+    different bases share one)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.ResourcePackOp, rewriter: PatternRewriter, /):
+        if op.offset is None or not op.dynamic_slice_sizes:
+            return
+        intervals = [a.value.data for a in op.lifetime_intervals.data]
+        new = _new_pack(op, None, intervals, list(op.dynamic_slice_sizes))
+        rewriter.insert_op(new, InsertPoint.before(op))
+        offsets = list(new.packed_offsets)
+        if _constant_int(op.offset) != 0:
+            adds = [arith.AddiOp(op.offset, v) for v in new.packed_offsets]
+            rewriter.insert_op(adds, InsertPoint.before(op))
+            offsets = [a.result for a in adds]
+        _replace(rewriter, op, [new.total_length, *offsets])
+
+
+class SortPackIntervals(RewritePattern):
+    """A pack's slices in order of their lifetime intervals (IREE's canonical
+    form: equal packs then look equal)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.ResourcePackOp, rewriter: PatternRewriter, /):
+        intervals = [a.value.data for a in op.lifetime_intervals.data]
+        count = len(op.dynamic_slice_sizes)
+        order = sorted(range(count), key=lambda i: (intervals[2 * i], intervals[2 * i + 1]))
+        if order == list(range(count)):
+            return
+        new = _new_pack(
+            op, op.offset,
+            [v for i in order for v in (intervals[2 * i], intervals[2 * i + 1])],
+            [op.dynamic_slice_sizes[i] for i in order],
+        )
+        rewriter.insert_op(new, InsertPoint.before(op))
+        offsets: list[SSAValue] = [new.total_length] * count
+        for position, i in enumerate(order):
+            offsets[i] = new.packed_offsets[position]
+        _replace(rewriter, op, [new.total_length, *offsets])
+
+
 class ElideUnusedAlloca(RewritePattern):
     """An alloca whose resource nobody uses is its await timepoint (or an
     immediate one)."""
@@ -831,6 +892,99 @@ class ElideUnusedAlloca(RewritePattern):
         rewriter.insert_op(immediate, InsertPoint.before(op))
         _replace(rewriter, op, [op.result, immediate.result_timepoint])
 
+
+
+class BatchTimelineAllocations(RewritePattern):
+    """An alloca (dealloca) that waits only for another one's timepoint waits for
+    what that one waits for; its timepoint becomes the join of both, so the
+    allocations can run together and everything after still waits for both."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.ResourceAllocaOp | stream.ResourceDeallocaOp,
+        rewriter: PatternRewriter, /
+    ):
+        if op.await_timepoint is None:
+            return
+        prev = op.await_timepoint.owner
+        if type(prev) is not type(op) or op.await_timepoint is not prev.result_timepoint:
+            return
+        # Both ops define the optional await last, after single operands.
+        groups: list[list[SSAValue]] = [[v] for v in op.operands[:-1]]
+        groups.append([] if prev.await_timepoint is None else [prev.await_timepoint])
+        new = type(op).build(
+            operands=groups,
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+            result_types=[r.type for r in op.results],
+        )
+        join = stream.TimepointJoinOp([prev.result_timepoint, new.result_timepoint])
+        rewriter.insert_op([new, join], InsertPoint.before(op))
+        _replace(rewriter, op, [*new.results[:-1], join.result_timepoint])
+
+
+class ElideAllocaDealloca(RewritePattern):
+    """A transient allocation used only by its deallocation is neither: the
+    dealloca's timepoint is what it waited for."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.ResourceDeallocaOp, rewriter: PatternRewriter, /):
+        alloca = op.operand.owner
+        if not isinstance(alloca, stream.ResourceAllocaOp):
+            return
+        if len(list(alloca.result.uses)) != 1:
+            return
+        timepoint = op.await_timepoint
+        if timepoint is None:
+            immediate = stream.TimepointImmediateOp()
+            rewriter.insert_op(immediate, InsertPoint.before(op))
+            timepoint = immediate.result_timepoint
+        _replace(rewriter, op, [timepoint])
+
+
+class FoldConsecutiveTransients(RewritePattern):
+    """Transients of transients place the resource's transients in the last
+    storage only: the first placement is overridden."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: stream.ResourceTransientsOp, rewriter: PatternRewriter, /
+    ):
+        inner = op.resource.owner
+        if not isinstance(inner, stream.ResourceTransientsOp):
+            return
+        new = stream.ResourceTransientsOp.build(
+            operands=[inner.resource, inner.resource_size, op.storage, op.storage_size,
+                      [] if op.await_timepoint is None else [op.await_timepoint]],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+            result_types=[r.type for r in op.results],
+        )
+        rewriter.replace_op(op, new)
+
+
+class DeduplicateSameOperand(RewritePattern):
+    """An import or export equal to an earlier one in the same block (same
+    operands, properties, attributes and types) is that one: both name the same
+    external memory. (MLIR's canonicalizer does not run CSE; IREE folds these.)"""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if not isinstance(op, stream.TensorImportOp | stream.TensorExportOp):
+            return
+        for use in op.operands[0].uses:
+            other = use.operation
+            if (
+                other is not op
+                and type(other) is type(op)
+                and other.parent is op.parent
+                and other.is_before_in_block(op)
+                and list(other.operands) == list(op.operands)
+                and other.properties == op.properties
+                and other.attributes == op.attributes
+                and other.result_types == op.result_types
+            ):
+                _replace(rewriter, op, other.results)
+                return
 
 
 # --------------------------------------------------------------------------------
@@ -1078,13 +1232,15 @@ PATTERNS = {
     "stream.resource.load": (FoldLoadBitcast(), FoldSubviewIntoAccess()),
     "stream.async.store": (FoldStoreBitcast(),),
     "stream.resource.store": (FoldStoreBitcast(), FoldSubviewIntoAccess()),
-    "stream.tensor.import": (FoldImportOfExport(),),
-    "stream.tensor.export": (FoldTensorExportOfImport(),),
+    "stream.tensor.import": (FoldImportOfExport(), DeduplicateSameOperand()),
+    "stream.tensor.export": (FoldTensorExportOfImport(), DeduplicateSameOperand()),
     "stream.tensor.clone": (FoldTensorClone(),),
     "stream.tensor.constant": (TensorConstantToEmptyOrSplat(),),
     "stream.resource.subview": (FoldSubview(),),
-    "stream.resource.pack": (FoldPack(),),
-    "stream.resource.alloca": (ElideUnusedAlloca(),),
+    "stream.resource.pack": (FoldPack(), PropagatePackOffset(), SortPackIntervals()),
+    "stream.resource.transients": (FoldConsecutiveTransients(),),
+    "stream.resource.alloca": (ElideUnusedAlloca(), BatchTimelineAllocations()),
+    "stream.resource.dealloca": (ElideAllocaDealloca(), BatchTimelineAllocations()),
     "stream.async.execute": (
         ElideImmediateAwait(),
         ChainDependentAwaits(),
