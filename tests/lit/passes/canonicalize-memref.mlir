@@ -91,6 +91,28 @@ func.func @dim_unknown_kept(%a: memref<?xf32>, %b: memref<6x?xf32>, %i: index) -
 
 // -----
 
+// Views state their dynamic sizes: a dim of one is that size (through the
+// dims a rank-reducing subview keeps).
+// CHECK-LABEL: @dim_of_sized_views
+// CHECK-SAME:  (%[[B:[^:]*]]: memref<?xi8>, %[[M:[^:]*]]: memref<4x?xf32>, %[[N:[^:]*]]: index, %[[K:[^:]*]]: index)
+// CHECK-NOT:   memref.dim
+// CHECK:       return %[[N]], %[[K]], %[[N]]
+func.func @dim_of_sized_views(%b: memref<?xi8>, %m: memref<4x?xf32>, %n: index, %k: index)
+    -> (index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = memref.view %b[%c0][%n] : memref<?xi8> to memref<?xf32>
+  %s = memref.subview %m[0, 0] [1, %k] [1, 1] : memref<4x?xf32> to memref<?xf32, strided<[1]>>
+  %r = memref.reinterpret_cast %b to offset: [0], sizes: [2, %n], strides: [%n, 1] : memref<?xi8> to memref<2x?xi8, strided<[?, 1]>>
+  %d0 = memref.dim %v, %c0 : memref<?xf32>
+  %d1 = memref.dim %s, %c0 : memref<?xf32, strided<[1]>>
+  %d2 = memref.dim %r, %c1 : memref<2x?xi8, strided<[?, 1]>>
+  "test.use"(%v, %s, %r) : (memref<?xf32>, memref<?xf32, strided<[1]>>, memref<2x?xi8, strided<[?, 1]>>) -> ()
+  return %d0, %d1, %d2 : index, index, index
+}
+
+// -----
+
 // The shape a reshape reads is loaded where the reshape reads it, not later.
 // CHECK-LABEL: @dim_of_reshape_loads_at_reshape
 // CHECK-SAME:  (%[[M:[^:]*]]: memref<*xf32>, %[[S:[^:]*]]: memref<?xindex>, %[[I:[^:]*]]: index
