@@ -15,7 +15,7 @@
 // CHECK:         hip.add(%[[CTX]]) ins(%[[C]], %[[C]] : memref<4x4xf32>, memref<4x4xf32>) outs(%[[C]] : memref<4x4xf32>)
 // CHECK:         hip.miopen.softmax(%[[CTX]]) ins(%[[C]] : memref<4x4xf32>) outs(%[[C]] : memref<4x4xf32>)
 // CHECK:         hip.cast(%[[CTX]]) ins(%[[A]] : memref<4x8xf32>) outs(%{{.+}} : memref<4x8xf16>) {to = 10 : i64}
-// CHECK:         hip.transpose(%[[CTX]]) ins(%[[A]] : memref<4x8xf32>) outs(%{{.+}} : memref<8x4xf32>) {perm = [1 : i64, 0 : i64]}
+// CHECK:         hip.transpose(%[[CTX]]) ins(%[[A]] : memref<4x8xf32>) outs(%{{.+}} : memref<8x4xf32>) {perm = [1, 0]}
 func.func @memref_kernels(%ctx: !hip.context, %a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4xf32>, %h: memref<4x8xf16>, %t: memref<8x4xf32>) {
   hip.matmul(%ctx) ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
   hip.gemm(%ctx) ins(%a, %b, %c : memref<4x8xf32>, memref<8x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>) {transB = 1 : i64}
@@ -96,7 +96,7 @@ func.func @gqa(%ctx: !hip.context, %q: memref<1x1x512xf16>, %k: memref<1x1x128xf
 
 // A fused hipDNN graph called by id, and its outlined form before compilation.
 // CHECK-LABEL: func.func @hipdnn_graphs
-// CHECK:         hip.hipdnn_graph(%{{.+}}) graph_id(7) ins(%{{.+}} : memref<4xf32>) outs(%{{.+}} : memref<4xf32>) {input_uids = [1 : i64], output_uids = [2 : i64]}
+// CHECK:         hip.hipdnn_graph(%{{.+}}) graph_id(7) ins(%{{.+}} : memref<4xf32>) outs(%{{.+}} : memref<4xf32>) {input_uids = [1], output_uids = [2]}
 // CHECK:         %[[R:.+]] = hip.hipdnn_graph_outline ins(%{{.+}} : tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:    ^{{.+}}(%[[X:.+]]: tensor<4xf32>):
 // CHECK-NEXT:      hip.yield %[[X]] : tensor<4xf32>
