@@ -141,7 +141,9 @@ class MlirStructurePrinter(Printer):
         themselves.
         """
         aliases = {} if self.local_scope else collect_aliases(module)
-        if aliases:
+        # Only maps may go unprinted (ops' custom syntax, dropped identity layouts);
+        # the dry run, a second print, is paid only then.
+        if any(isinstance(a, AffineMapAttr | AffineSetAttr) for a in aliases):
             used = self._printed_aliases(module, aliases)
             if len(used) != len(aliases):
                 aliases = collect_aliases(module, only=used)
