@@ -10,6 +10,7 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     AffineMapAttr,
     AnyFloat,
     IntegerAttr,
@@ -31,8 +32,9 @@ class MlirBuiltinPrinter(Printer):
 
     Types and literals are printed by xDSL's builtin dialect, not by the ops, so
     these fixes have to sit in the printer:
-    - MLIR elides the `i64` of an integer memory space (`memref<4xf32, 1>`); xDSL
-      prints `memref<4xf32, 1 : i64>`.
+    - MLIR elides the `i64` of an integer memory space (`memref<4xf32, 1>`) and of
+      the integers in an array (`[0, 1]`); xDSL prints `memref<4xf32, 1 : i64>` and
+      `[0 : i64, 1 : i64]`.
     - MLIR prints NaN and infinities as upper-case bits (`0xFF800000`); xDSL
       prints lower case.
     - MLIR rounds the 6-digit exponential form half away from zero
@@ -67,7 +69,19 @@ class MlirBuiltinPrinter(Printer):
         ):
             self._print_memref_type(attribute)
             return
+        if isinstance(attribute, ArrayAttr) and any(_is_i64_int(a) for a in attribute.data):
+            self.print_string("[")
+            self.print_list(attribute.data, self._print_array_element)
+            self.print_string("]")
+            return
         super().print_attribute(attribute)
+
+    def _print_array_element(self, attribute: Attribute) -> None:
+        if _is_i64_int(attribute):
+            assert isinstance(attribute, IntegerAttr)
+            self.print_string(str(attribute.value.data))
+        else:
+            self.print_attribute(attribute)
 
     def _print_memref_type(self, t: MemRefType | UnrankedMemRefType) -> None:
         self.print_string("memref<")

@@ -15,7 +15,7 @@
 
 
 // The returned buffer is pooled beside the temporary it reads.
-// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 256{{( : i64)?}}], hipdnn.pool_size = 512 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, 256], hipdnn.pool_size = 512 : i64}
 // CHECK-LABEL: func.func @returned_pooled
 // CHECK:         memref.view %{{.+}} : memref<?xi8> to memref<64xf32>
 // CHECK:         %[[R:.+]] = memref.view %{{.+}} : memref<?xi8> to memref<64xf32>
@@ -34,7 +34,7 @@ func.func @returned_pooled(%ctx: !hip.context, %in: memref<64xf32>) -> memref<64
 
 // %a is allocated before %b is last read: apart, although their accesses never
 // overlap (pool-allocs shares them).
-// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 256{{( : i64)?}}], hipdnn.pool_size = 512 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, 256], hipdnn.pool_size = 512 : i64}
 // CHECK-LABEL: func.func @live_from_allocation
 // expected-remark @+1 {{static 512/512 B (0 frag)}}
 func.func @live_from_allocation(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
@@ -51,7 +51,7 @@ func.func @live_from_allocation(%ctx: !hip.context, %in: memref<64xf32>, %out: m
 
 // Intervals alone would let %b take %a's bytes; the ordering rules still keep the
 // host store apart from the cast that may not have run.
-// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 256{{( : i64)?}}], hipdnn.pool_size = 512 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, 256], hipdnn.pool_size = 512 : i64}
 // CHECK-LABEL: func.func @host_race_still_apart
 // expected-remark @+1 {{static 512/512 B (0 frag)}}
 func.func @host_race_still_apart(%ctx: !hip.context, %x: i64, %o: memref<32xf32>) {
@@ -72,7 +72,7 @@ func.func @host_race_still_apart(%ctx: !hip.context, %x: i64, %o: memref<32xf32>
 // where 512 * %n would do (the report says so). lifetime-only=false packs the buffers of %n whose factors are multiples
 // of 256 in units of %n (%b and %c in the 512 * %n that %a needs; %c at
 // 256 * %n), and puts the 3 * %n buffers in two bins of their rounded size.
-// CHECK:       module attributes {hipdnn.buffer_count = 5 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 0{{( : i64)?}}, -1{{( : i64)?}}, 0{{( : i64)?}}, -1{{( : i64)?}}], hipdnn.pool_size = 0 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 5 : i64, hipdnn.buffer_offsets = [0, 0, -1, 0, -1], hipdnn.pool_size = 0 : i64}
 // CHECK-LABEL: func.func @grouped_in_units
 // CHECK-COUNT-1: hip.get_pool
 // CHECK-NOT:     hip.get_pool

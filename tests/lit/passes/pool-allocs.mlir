@@ -8,7 +8,7 @@
 // pool per domain at a planned byte offset (256-byte aligned by default); buffers
 // the ordering rules of DESIGN.md section 2 keep apart never overlap; returned
 // buffers stay out. The plan is recorded on the module as hip-ep records it
-// (hipdnn.*); arrays are matched with or without the i64 that MLIR elides.
+// (hipdnn.*); arrays print as mlir-opt prints them, without the i64.
 // hip-pool-allocs' own defaults are in pool-allocs-hip.mlir.
 
 // BADALIGN: error: invalid options for pass 'pool-allocs': alignment must be a positive power of 2 (got 48)
@@ -18,7 +18,7 @@
 // Two static buffers live together: apart, each at a 256-byte boundary; the
 // pool's size and every offset are constants taken right after it; their deallocs
 // are erased.
-// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 256{{( : i64)?}}], hipdnn.pool_size = 512 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, 256], hipdnn.pool_size = 512 : i64}
 // CHECK-LABEL: func.func @two_live_together
 // CHECK-NEXT:    %[[SIZE:.+]] = arith.constant 512 : index
 // CHECK-NEXT:    %[[POOL:.+]] = hip.get_pool(%{{.+}}, %[[SIZE]]) : memref<?xi8>
@@ -30,7 +30,7 @@
 // CHECK-NEXT:    hip.miopen.softmax(%{{.+}}) ins(%[[A]] : memref<16xf32>) outs(%[[B]] : memref<8xf16>)
 // CHECK-NEXT:    hip.miopen.softmax(%{{.+}}) ins(%[[B]] : memref<8xf16>)
 // CHECK-NEXT:    return
-// ALIGN64:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 64{{( : i64)?}}], hipdnn.pool_size = 128 : i64}
+// ALIGN64:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, 64], hipdnn.pool_size = 128 : i64}
 // ALIGN64-LABEL: func.func @two_live_together
 // ALIGN64-NEXT:    arith.constant 128 : index
 func.func @two_live_together(%ctx: !hip.context, %in: memref<16xf32>, %out: memref<16xf32>) {
@@ -49,9 +49,9 @@ func.func @two_live_together(%ctx: !hip.context, %in: memref<16xf32>, %out: memr
 
 // Device work on one stream is in order: %t2 is written after the kernel that
 // last reads %t0 was enqueued, so it takes %t0's bytes whatever its element type.
-// CHECK:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 256{{( : i64)?}}, 0{{( : i64)?}}], hipdnn.pool_size = 512 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_offsets = [0, 256, 0], hipdnn.pool_size = 512 : i64}
 // CHECK-LABEL: func.func @device_chain_shares
-// ALIGN64:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 256{{( : i64)?}}, 0{{( : i64)?}}], hipdnn.pool_size = 512 : i64}
+// ALIGN64:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_offsets = [0, 256, 0], hipdnn.pool_size = 512 : i64}
 func.func @device_chain_shares(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   // expected-remark @+1 {{domain 0: 3 buffers, static prefix 512 bytes (lower bound 512), 0 slabs, 0 buckets}}
   %t0 = memref.alloc() : memref<64xf32>
@@ -69,7 +69,7 @@ func.func @device_chain_shares(%ctx: !hip.context, %in: memref<64xf32>, %out: me
 // A buffer's accesses, not its allocation, decide: %a is allocated before %b but
 // first written after %b's last read, so they share (hip-pool-allocs keeps them
 // apart: its lifetimes start at the allocation).
-// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 0{{( : i64)?}}], hipdnn.pool_size = 256 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, 0], hipdnn.pool_size = 256 : i64}
 // CHECK-LABEL: func.func @first_access_not_allocation
 func.func @first_access_not_allocation(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   // expected-remark @+1 {{domain 0: 2 buffers, static prefix 256 bytes (lower bound 256), 0 slabs, 0 buckets}}
@@ -86,7 +86,7 @@ func.func @first_access_not_allocation(%ctx: !hip.context, %in: memref<64xf32>, 
 
 // The seed's race: %a is dead in program order before %b is allocated, but the
 // cast that reads %a may not have run when the host stores into %b.
-// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 256{{( : i64)?}}], hipdnn.pool_size = 512 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, 256], hipdnn.pool_size = 512 : i64}
 // CHECK-LABEL: func.func @host_write_after_pending_read
 func.func @host_write_after_pending_read(%ctx: !hip.context, %x: i64, %o: memref<32xf32>) {
   %c0 = arith.constant 0 : index
@@ -104,7 +104,7 @@ func.func @host_write_after_pending_read(%ctx: !hip.context, %x: i64, %o: memref
 // -----
 
 // After a synchronize the cast has read %a: %b may take its bytes.
-// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 0{{( : i64)?}}], hipdnn.pool_size = 256 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, 0], hipdnn.pool_size = 256 : i64}
 // CHECK-LABEL: func.func @shared_after_synchronize
 func.func @shared_after_synchronize(%ctx: !hip.context, %x: i64, %o: memref<32xf32>) {
   %c0 = arith.constant 0 : index
@@ -166,7 +166,7 @@ func.func @escaping_stays_out(%ctx: !hip.context, %in: memref<64xf32>, %out: mem
 // Dynamic buffers (256 * %n bytes each) that never live together share one slab
 // after the static prefix; its width is the runtime maximum of their sizes, and
 // its base the prefix's size, a constant.
-// CHECK:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_offsets = [256{{( : i64)?}}, 0{{( : i64)?}}, 256{{( : i64)?}}], hipdnn.pool_size = 256 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_offsets = [256, 0, 256], hipdnn.pool_size = 256 : i64}
 // CHECK-LABEL: func.func @slab_after_static_prefix
 // CHECK-SAME:    (%{{.+}}: !hip.context, %[[N:[^:]+]]: index
 // CHECK:         %[[A:.+]] = arith.muli %[[N]], %[[C256:.+]] : index
@@ -196,7 +196,7 @@ func.func @slab_after_static_prefix(%ctx: !hip.context, %n: index, %in: memref<?
 
 // Sizes of different operands share a slab too (hip-ep's lifetime-only groups):
 // 12 * %m is no multiple of 256, so the width is rounded up at run time.
-// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, 0{{( : i64)?}}], hipdnn.pool_size = 0 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, 0], hipdnn.pool_size = 0 : i64}
 // CHECK-LABEL: func.func @slab_of_two_sizes
 // CHECK:         %[[W:.+]] = arith.maxui
 // CHECK-NEXT:    %[[M1:.+]] = arith.constant 255 : index
@@ -220,7 +220,7 @@ func.func @slab_of_two_sizes(%ctx: !hip.context, %n: index, %m: index, %in: memr
 
 // Dynamic buffers live together take two slabs; the second starts at the first's
 // width, a runtime offset (-1 in the recorded plan).
-// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0{{( : i64)?}}, -1{{( : i64)?}}], hipdnn.pool_size = 0 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 2 : i64, hipdnn.buffer_offsets = [0, -1], hipdnn.pool_size = 0 : i64}
 // CHECK-LABEL: func.func @live_together_stacked
 // CHECK:         %[[A:.+]] = arith.muli
 // CHECK:         %[[B:.+]] = arith.muli
@@ -242,7 +242,7 @@ func.func @live_together_stacked(%ctx: !hip.context, %n: index, %in: memref<?xf3
 // %m is loaded after the first buffer, so the pool taken before it cannot hold %a:
 // %a opens domain 1, whose pool is taken where %m is known. Static buffers stay in
 // domain 0.
-// CHECK:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_domains = [0{{( : i64)?}}, 1{{( : i64)?}}, 0{{( : i64)?}}], hipdnn.buffer_offsets = [0{{( : i64)?}}, 0{{( : i64)?}}, 0{{( : i64)?}}], hipdnn.domain_count = 2 : i64, hipdnn.pool_size = 256 : i64, hipdnn.pool_sizes = [256{{( : i64)?}}, 0{{( : i64)?}}]}
+// CHECK:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_domains = [0, 1, 0], hipdnn.buffer_offsets = [0, 0, 0], hipdnn.domain_count = 2 : i64, hipdnn.pool_size = 256 : i64, hipdnn.pool_sizes = [256, 0]}
 // CHECK-LABEL: func.func @late_size_opens_a_domain
 // CHECK:         %[[POOL0:.+]] = hip.get_pool(%{{.+}}, %{{.+}}) : memref<?xi8>
 // CHECK:         %[[M:.+]] = memref.load
@@ -274,14 +274,14 @@ func.func @late_size_opens_a_domain(%ctx: !hip.context, %n: index, %shape: memre
 // elements) and reinterpreted; other memory spaces stay out. The greedy strategy
 // puts the 1024-aligned buffer on top (1,280 bytes); exact puts it at 0 and packs
 // the others after it (768 bytes).
-// CHECK:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_offsets = [1024{{( : i64)?}}, 0{{( : i64)?}}, 256{{( : i64)?}}], hipdnn.pool_size = 1280 : i64}
+// CHECK:       module attributes {hipdnn.buffer_count = 3 : i64, hipdnn.buffer_offsets = [1024, 0, 256], hipdnn.pool_size = 1280 : i64}
 // CHECK-LABEL: func.func @alignment_and_layouts
 // CHECK:         %[[SPAN:.+]] = memref.view %{{.+}} : memref<?xi8> to memref<17xf32>
 // CHECK-NEXT:    memref.reinterpret_cast %[[SPAN]] to offset: [5], sizes: [2, 4], strides: [8, 1] : memref<17xf32> to memref<2x4xf32, strided<[8, 1], offset: 5>>
 // CHECK:         memref.alloc() : memref<16xf32, 3>
 // EXACT-LABEL: func.func @late_size_opens_a_domain
 // EXACT:       module attributes {hipdnn.buffer_count = 3 : i64
-// EXACT-SAME:    hipdnn.buffer_offsets = [0{{( : i64)?}}, 256{{( : i64)?}}, 512{{( : i64)?}}], hipdnn.pool_size = 768 : i64}
+// EXACT-SAME:    hipdnn.buffer_offsets = [0, 256, 512], hipdnn.pool_size = 768 : i64}
 func.func @alignment_and_layouts(%ctx: !hip.context, %in: memref<16xf32>) {
   // expected-remark @+1 {{domain 0: 3 buffers, static prefix 1280 bytes}}
   %big = memref.alloc() {alignment = 1024 : i64} : memref<16xf32>
