@@ -39,8 +39,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import MemoryEffectKind
+from xdsl.traits import IsTerminator, MemoryEffectKind
 
+from memplan.analysis.dominance import DominatorTree
 from memplan.dialects import stream
 from memplan.dialects.encoding import is_identity_tensor_encoding
 from memplan.interfaces import get_interface, memory_effects
@@ -327,6 +328,85 @@ class CanonicalizeAwait(RewritePattern):
             results = new.results[offset:offset + count]
             offset += count
             _replace(rewriter, member, results)
+
+
+# --------------------------------------------------------------------------------
+# Sinking to consumers
+# --------------------------------------------------------------------------------
+
+
+def _sink_candidate(op: Operation) -> bool:
+    return isinstance(op, stream.AsyncSplatOp | stream.AsyncAllocaOp | stream.TimepointAwaitOp)
+
+
+def _nearest_common_dominator(tree: DominatorTree, a: Block, b: Block) -> Block | None:
+    while a is not None and not tree.dominates(a, b):
+        a = tree.idom.get(a)  # type: ignore[assignment]
+    return a
+
+
+def _sink_target(op: Operation) -> Operation | None:
+    """Where IREE sinks `op`: before its first user (or the user's ancestor) in the
+    nearest block that dominates all of them, or that block's terminator."""
+    region = op.parent_region()
+    if region is None:
+        return None
+    users: list[Operation] = []
+    for result in op.results:
+        for use in result.uses:
+            owner: Operation | None = use.operation
+            while owner is not None and owner.parent_region() is not region:
+                owner = owner.parent_op()
+            if owner is not None and owner not in users:
+                users.append(owner)
+    if not users:
+        return None
+    tree = DominatorTree(region)
+    common: Block | None = users[0].parent
+    for user in users[1:]:
+        assert common is not None and user.parent is not None
+        common = _nearest_common_dominator(tree, common, user.parent)
+    if common is None or common.last_op is None:
+        return None
+    target = common.last_op
+    for user in users:
+        if user.parent is common and user.is_before_in_block(target):
+            target = user
+    return target
+
+
+def _can_stably_sink(op: Operation, target: Operation) -> bool:
+    """Whether moving `op` before `target` makes progress without two sinkable ops
+    swapping forever (IREE's `canStablySinkTo`)."""
+    if target is op.next_op:
+        return False
+    if target.parent is not op.parent:
+        return True
+    prune = not target.has_trait(IsTerminator) and not target.regions
+    producers = {v.owner for v in target.operands}
+    current: Operation | None = op
+    while current is not None and current is not target:
+        if not _sink_candidate(current) or (prune and current not in producers):
+            return True
+        current = current.next_op
+    return False
+
+
+class SinkToConsumers(RewritePattern):
+    """Splats, allocas and awaits move down to just before their first consumer
+    in the block dominating all consumers: resources then live no longer than
+    needed, and a wait happens only where its result is used."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if not _sink_candidate(op):
+            return
+        if isinstance(op, stream.TimepointAwaitOp) and op.sync is not None:
+            return
+        target = _sink_target(op)
+        if target is None or not _can_stably_sink(op, target):
+            return
+        op.detach()
+        rewriter.insert_op(op, InsertPoint.before(target))
 
 
 class SinkSubviewAcrossAwait(RewritePattern):
@@ -1218,9 +1298,12 @@ PATTERNS = {
     "stream.timepoint.chain_external": (PassThroughChainExternal(),),
     "stream.timepoint.join": (CanonicalizeJoin(),),
     "stream.timepoint.barrier": (FoldBarrier(),),
-    "stream.timepoint.await": (CanonicalizeAwait(), SinkSubviewAcrossAwait()),
+    "stream.timepoint.await": (
+        CanonicalizeAwait(), SinkSubviewAcrossAwait(), SinkToConsumers()
+    ),
+    "stream.async.alloca": (SinkToConsumers(),),
     "stream.tensor.splat": (NarrowSplatPattern(),),
-    "stream.async.splat": (NarrowSplatPattern(),),
+    "stream.async.splat": (NarrowSplatPattern(), SinkToConsumers()),
     "stream.async.clone": (PropagateCloneableOps(),),
     "stream.async.constant": (ConvertSplatConstantsIntoSplats(),),
     "stream.async.slice": (CanonicalizeSlice(),),
