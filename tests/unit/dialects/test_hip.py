@@ -788,3 +788,24 @@ def test_a_kernel_launch_is_no_call_but_an_outlined_body_is():
     calls = CallGraph(module)
     assert calls.unknown_context_call(launches) is None
     assert calls.unknown_context_call(loops) is loops.body.block.first_op
+
+
+def test_the_ordering_analysis_bounds_what_outlined_bodies_do():
+    """A buffer handed to hip.loop is read and written at the loop, on the host and
+    on the loop's stream; a buffer not handed to it is not touched there."""
+    from memplan.analysis.ordering import AccessKind, BlockOrdering
+
+    text = in_func(
+        "%a = memref.alloc() : memref<4xf32>",
+        "%b = memref.alloc() : memref<4xf32>",
+        "hip.loop(%ctx, %n) iter_args(%a : memref<4xf32>) body @body {num_loop_carried = 1 : i32}",
+        "hip.neg(%ctx) ins(%b : memref<4xf32>) outs(%b : memref<4xf32>)",
+        args="%ctx: !hip.context, %n: index",
+    )
+    module = parse(text)
+    alloc_a, alloc_b, loop, neg = body_ops(module)
+    ordering = BlockOrdering(loop.parent_block())
+    seen = {(x.kind, x.stream) for x in ordering.info(alloc_a.results[0]).accesses}
+    assert seen == {(k, s) for k in AccessKind for s in (None, loop.ctx)}
+    assert {x.op for x in ordering.info(alloc_b.results[0]).accesses} == {neg}
+    assert ordering.info(alloc_a.results[0]).escape is None
