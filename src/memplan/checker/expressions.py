@@ -1,9 +1,11 @@
 """Index expressions the plan checker proves byte ranges apart with.
 
 An expression is a constant plus a sum of coefficient * atom; an atom is an SSA
-value the checker cannot see through, or `("ceil", c, e)` for `arith.ceildivui(e,
-c)`. `linear(value)` reads index arithmetic (constants, `addi`/`subi`, `muli` by a
-constant, `index_cast`, `ceildivui` by a constant) into one; `of_bytes` reads a
+value the checker cannot see through, `("ceil", c, e)` for `arith.ceildivui(e, c)`
+(and `divui(e, c)` as `ceil((e - c + 1) / c)`), or `("max", a, b)` for
+`arith.maxui(a, b)`. `linear(value)` reads index arithmetic (constants,
+`addi`/`subi`, `muli` by a constant, `index_cast`, `ceildivui`/`divui` by a
+constant, `maxui`) into one; `of_bytes` reads a
 view's byte-range answer (`memplan.interfaces.ViewBytes`, whose terms are SSA
 values) the same way. Atoms are assumed non-negative (they are sizes and offsets),
 which is what lets `Expr.nonnegative` prove dynamic ranges apart.
@@ -49,17 +51,23 @@ class Expr:
     def constant(self) -> int | None:
         return None if self.terms else self.const
 
-    def nonnegative(self) -> bool:
+    def nonnegative(self, depth: int = 0) -> bool:
         """A proof that the expression is >= 0 for all non-negative atoms:
-        c*ceil(e/c) >= e, c*ceil(e/c) <= e + c - 1, and plain atoms >= 0."""
+        c*ceil(e/c) >= e, c*ceil(e/c) <= e + c - 1, max(a, b) >= a and >= b, and
+        plain atoms >= 0."""
         expr = self
         for _ in range(16):
-            ceil = next(((key, k) for key, k in expr.terms
-                         if isinstance(key, tuple) and key[0] == "ceil"), None)
-            if ceil is None:
+            special = next(((key, k) for key, k in expr.terms
+                            if isinstance(key, tuple) and key[0] in ("ceil", "max")), None)
+            if special is None:
                 break
-            (_, divisor, inner), k = ceil
-            rest = Expr(expr.const, tuple(t for t in expr.terms if t[0] != ceil[0]))
+            key, k = special
+            rest = Expr(expr.const, tuple(t for t in expr.terms if t[0] != key))
+            if key[0] == "max":
+                # A lower bound for a positive coefficient: either operand will do.
+                return k > 0 and depth < 8 and any(
+                    (rest + side.scale(k)).nonnegative(depth + 1) for side in key[1:])
+            _, divisor, inner = key
             if k > 0:
                 expr = rest + (inner.scale(k // divisor) if k % divisor == 0 else Expr())
             elif (-k) % divisor == 0:
@@ -90,13 +98,21 @@ def linear(value: SSAValue, depth: int = 0) -> Expr:
             return rhs.scale(lhs.const)
         if rhs.constant() is not None:
             return lhs.scale(rhs.const)
-    if isinstance(op, arith.CeilDivUIOp):
+    if isinstance(op, arith.CeilDivUIOp | arith.DivUIOp):
         divisor = linear(op.rhs, depth + 1).constant()
         if divisor is not None and divisor > 0:
             inner = linear(op.lhs, depth + 1)
+            if isinstance(op, arith.DivUIOp):
+                # floor(e / c) = ceil((e - c + 1) / c): hip-ep rounds up this way.
+                inner = inner - Expr(divisor - 1)
             if inner.constant() is not None:
                 return Expr(-(-inner.const // divisor))
             return Expr.atom(("ceil", divisor, inner))
+    if isinstance(op, arith.MaxUIOp):
+        lhs, rhs = linear(op.lhs, depth + 1), linear(op.rhs, depth + 1)
+        if lhs.constant() is not None and rhs.constant() is not None:
+            return Expr(max(lhs.const, rhs.const))
+        return Expr.atom(("max", lhs, rhs))
     return Expr.atom(value)
 
 

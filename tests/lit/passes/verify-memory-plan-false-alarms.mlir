@@ -93,3 +93,30 @@ func.func @multi_block(%ctx: !hip.context, %x: memref<4xf32>, %v: f32, %c: i1) {
   memref.store %v, %a[%c0] : memref<4xf32>
   return
 }
+
+// -----
+
+// Slabs of hip-ep's layout: the second starts at the first's width rounded up with
+// addi/divui/muli (or at a maxui of two widths): apart from the first, whose
+// accesses surround the second's.
+// CHECK-LABEL: func.func @rounded_slabs
+func.func @rounded_slabs(%ctx: !hip.context, %n: index, %m: index, %x: memref<?xf16>, %v: f16) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c255 = arith.constant 255 : index
+  %c256 = arith.constant 256 : index
+  %bytes = arith.muli %n, %c2 : index
+  %other = arith.muli %m, %c2 : index
+  %width = arith.maxui %bytes, %other : index
+  %up = arith.addi %width, %c255 : index
+  %units = arith.divui %up, %c256 : index
+  %slab = arith.muli %units, %c256 : index
+  %size = arith.addi %slab, %slab : index
+  %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
+  %a = memref.view %pool[%c0][%n] : memref<?xi8> to memref<?xf16>
+  %b = memref.view %pool[%slab][%n] : memref<?xi8> to memref<?xf16>
+  hip.copy(%ctx) ins(%x : memref<?xf16>) outs(%a : memref<?xf16>)
+  memref.store %v, %b[%c0] : memref<?xf16>
+  hip.copy(%ctx) ins(%a : memref<?xf16>) outs(%x : memref<?xf16>)
+  return
+}
