@@ -10,10 +10,11 @@ from __future__ import annotations
 import csv
 import io
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from memplan.files import write_output
 
 from .problem import Buffer, Plan, PlanInputError, Problem
 
@@ -102,19 +103,8 @@ def format_plan_csv(plan: Plan) -> str:
 
 
 def write_plan_csv(path: str | os.PathLike, plan: Plan) -> None:
-    """Write :func:`format_plan_csv` atomically: a temporary file in the same
-    directory is renamed over the target, so a failure never leaves half a file."""
-    path = Path(path)
-    text = format_plan_csv(plan)
-    directory = path.parent if str(path.parent) else Path(".")
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(descriptor, "w", newline="", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+    """Write :func:`format_plan_csv` to `path` with :func:`memplan.files.write_output`:
+    a regular file is replaced atomically (a failure never leaves half a file), a
+    device, FIFO or symlink is written through; `-` is stdout. Raises
+    :class:`memplan.files.OutputError`."""
+    write_output(os.fspath(path), format_plan_csv(plan))

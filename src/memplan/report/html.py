@@ -264,7 +264,7 @@ def write_report(path: str, plans: Sequence[FunctionPlan], title: str = "memplan
     """Write the report to `path` (`-` is stdout) atomically; a failure is a
     `UserError` naming the path."""
     from memplan.diagnostics import UserError
-    from memplan.tools.output import OutputError, write_output
+    from memplan.files import OutputError, write_output
 
     try:
         write_output(path, render_html(plans, title))

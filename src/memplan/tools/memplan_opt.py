@@ -33,7 +33,7 @@ from memplan.diagnostics import (
 from memplan.printing import print_mlir, print_module
 from memplan.parsing import indexed_symbol_lookups
 from memplan.passes.registry import PASSES, passes_by_name
-from memplan.tools.output import OutputError, write_output
+from memplan.files import OutputError, write_output
 from memplan.tools.expected_diagnostics import check, collect_expectations
 from memplan.analysis.fingerprint import fingerprint
 from memplan.passes.registry import pass_options

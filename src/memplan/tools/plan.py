@@ -40,7 +40,7 @@ from memplan.planning import (
 )
 from memplan.planning.problem import Problem, check_alignment
 from memplan.progress import planning_progress
-from memplan.tools.output import OutputError, write_output
+from memplan.files import OutputError, write_output
 
 STDIN_NAME = "<stdin>"
 

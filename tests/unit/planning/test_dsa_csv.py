@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import stat
+
 import numpy as np
 import pytest
 
@@ -70,3 +73,14 @@ def test_failed_write_leaves_no_file(tmp_path):
         write_plan_csv(target, Plan(problem, offsets, "test"))
     assert target.read_text() == "previous"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.csv", "out.csv"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mknod of a device needs root")
+def test_device_node_is_written_through_not_replaced(tmp_path):
+    problem, _ = read_dsa_csv(write(tmp_path, "id,lower,upper,size\n0,0,3,4\n"))
+    null = tmp_path / "null"
+    os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # the /dev/null device
+    write_plan_csv(null, greedy(problem))
+    assert stat.S_ISCHR(null.lstat().st_mode)
+    assert os.major(null.lstat().st_rdev) == 1 and os.minor(null.lstat().st_rdev) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.csv", "null"]

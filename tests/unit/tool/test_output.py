@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memplan.tools.memplan_opt import main
-from memplan.tools.output import OutputError, write_output
+from memplan.files import OutputError, write_output
 
 SOURCE = "func.func @f() {\n  return\n}\n"
 

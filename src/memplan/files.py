@@ -1,4 +1,7 @@
-"""Writing a tool's output file without ever destroying what the path names.
+"""Writing an output file without ever destroying what the path names.
+
+The one writer of memplan's output files (tools, reports, plan CSVs); it imports
+nothing of memplan's, so the IR-free planner can use it too.
 
 A regular file (or a path that does not exist yet) is replaced atomically: the text
 goes to a temporary file in the same folder, which is renamed over the target, so
