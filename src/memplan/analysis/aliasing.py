@@ -34,16 +34,10 @@ __all__ = [
     "AliasUse",
     "alias_uses",
     "aliases_of",
-    "element_bytes",
     "root_of",
     "static_bytes",
     "view_of",
 ]
-
-element_bytes = alloc_size
-"""Bytes per element: the data layout's alloc size (`memplan.analysis.data_layout`),
-under the name the passes import."""
-
 
 def view_of(op: Operation) -> tuple[SSAValue, int] | None:
     """`(source, operand index)` when `op` is a view whose first result names bytes

@@ -17,7 +17,6 @@ from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from memplan.analysis.aliasing import element_bytes
 from memplan.analysis.ordering import BlockOrdering, plannable_roots
 from memplan.context import make_context
 from memplan.dialects.hip import GetPoolOp
@@ -38,6 +37,24 @@ from memplan.passes.pool_allocs import (
 )
 from memplan.passes.verify_memory_plan import check_module
 from memplan.planning import Buffer, PlanValidationError, Problem, validate_plan
+
+# Bytes per element as LLVM's default data layout allocates them (a power of two
+# at least the bit width, in bytes), written out here so the byte ranges read
+# back from the IR do not depend on the pass's own sizing. An element type not
+# listed fails the lookup.
+ELEMENT_BYTES = {
+    "i1": 1,
+    "i8": 1,
+    "i16": 2,
+    "i24": 4,
+    "i32": 4,
+    "i33": 8,
+    "i64": 8,
+    "f16": 2,
+    "f32": 4,
+    "f64": 8,
+    "index": 8,
+}
 from memplan.tools.source import parse_module
 
 
@@ -192,7 +209,7 @@ def _placement(value: SSAValue, env: dict[str, int]) -> tuple[int, int, int, boo
     return (
         pool.domain,
         _evaluate(view.byte_shift, env),
-        count * element_bytes(t.element_type),
+        count * ELEMENT_BYTES[str(t.element_type)],
         constant,
     )
 
