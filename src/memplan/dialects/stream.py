@@ -1851,6 +1851,16 @@ class AsyncCastOp(IRDLOperation):
             result_types=[result_type],
         )
 
+    def verify_(self) -> None:
+        # IREE's Stream_AnyStreamResource: a cast never involves staging memory.
+        for what, value in (("operand", self.source), ("result", self.result)):
+            if value.type.lifetime is Lifetime.STAGING:  # type: ignore[union-attr]
+                raise VerifyException(
+                    f"{what} #0 must be resource or external resource or transient "
+                    "resource or variable resource or constant resource, but got "
+                    f"'{value.type}'"
+                )
+
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return (0,)
 

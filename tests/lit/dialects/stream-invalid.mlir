@@ -73,3 +73,20 @@ util.func public @dispatch_without_entry_points() {
   "stream.async.dispatch"() <{entry_points = [], operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0>}> : () -> ()
   util.return
 }
+
+// -----
+
+util.func public @cast_to_staging(%arg0: !stream.resource<*>, %arg1: index) {
+  // expected-error @+1 {{'stream.async.cast' op result #0 must be resource or external resource or transient resource or variable resource or constant resource, but got '!stream.resource<staging>'}}
+  %0 = stream.async.cast %arg0 : !stream.resource<*>{%arg1} -> !stream.resource<staging>{%arg1}
+  util.return
+}
+
+// -----
+
+util.func public @fill_changes_type(%arg0: !stream.resource<*>, %arg1: index, %arg2: i32) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'stream.async.fill' op}}
+  %0 = "stream.async.fill"(%arg0, %arg1, %c0, %arg1, %arg1, %arg2) : (!stream.resource<*>, index, index, index, index, i32) -> !stream.resource<transient>
+  util.return
+}

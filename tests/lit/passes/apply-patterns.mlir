@@ -1,5 +1,5 @@
-// RUN: memplan-opt %s --split-input-file -p apply-patterns | FileCheck %s
-// RUN: memplan-opt %s --split-input-file --iree-util-apply-patterns | FileCheck %s
+// RUN: memplan-opt %s --split-input-file -p apply-patterns --allow-unregistered-dialect | FileCheck %s
+// RUN: memplan-opt %s --split-input-file --iree-util-apply-patterns --allow-unregistered-dialect | FileCheck %s
 
 // Two block arguments that receive equal values from every predecessor become one
 // (IREE's FoldBlockArgumentsPattern; canonicalize keeps both).
@@ -80,4 +80,70 @@ util.func public @constants_and_dead_code(%a: index) -> (index, index) {
   %y = arith.addi %a, %c4_0 : index
   %dead = arith.subi %x, %y : index
   util.return %x, %y : index, index
+}
+
+// -----
+
+// A one-case scf.index_switch is an scf.if on the case value (an empty default
+// `{}`, valid with scf's implicit yield, is no else branch); two adjacent
+// switches on one value with the same cases merge into one.
+
+// CHECK-LABEL: @index_switch_to_if
+// CHECK-SAME: (%[[I:.+]]: index)
+util.func public @index_switch_to_if(%i: index) {
+  // CHECK: %[[C2:.+]] = arith.constant 2 : index
+  // CHECK: %[[EQ:.+]] = arith.cmpi eq, %[[I]], %[[C2]] : index
+  // CHECK: scf.if %[[EQ]] {
+  // CHECK-NEXT: "test.case"() : () -> ()
+  // CHECK-NEXT: }
+  // CHECK-NEXT: util.return
+  scf.index_switch %i
+  case 2 {
+    "test.case"() : () -> ()
+    scf.yield
+  }
+  default {
+  }
+  util.return
+}
+
+// CHECK-LABEL: @merge_index_switches
+// CHECK-SAME: (%[[I:.+]]: index)
+util.func public @merge_index_switches(%i: index) -> (i32, i32) {
+  // CHECK: %[[M:.+]]:2 = scf.index_switch %[[I]] -> i32, i32
+  // CHECK-NEXT: case 0 {
+  // CHECK-NEXT: %[[A:.+]] = "test.a"() : () -> i32
+  // CHECK-NEXT: %[[B:.+]] = "test.b"(%[[A]]) : (i32) -> i32
+  // CHECK-NEXT: scf.yield %[[A]], %[[B]] : i32, i32
+  // CHECK: case 1 {
+  // CHECK: default {
+  // CHECK-NOT: scf.index_switch
+  %0 = scf.index_switch %i -> i32
+  case 0 {
+    %a = "test.a"() : () -> i32
+    scf.yield %a : i32
+  }
+  case 1 {
+    %a1 = "test.a1"() : () -> i32
+    scf.yield %a1 : i32
+  }
+  default {
+    %d = "test.d"() : () -> i32
+    scf.yield %d : i32
+  }
+  %1 = scf.index_switch %i -> i32
+  case 0 {
+    %b = "test.b"(%0) : (i32) -> i32
+    scf.yield %b : i32
+  }
+  case 1 {
+    %b1 = "test.b1"(%0) : (i32) -> i32
+    scf.yield %b1 : i32
+  }
+  default {
+    %e = "test.e"(%0) : (i32) -> i32
+    scf.yield %e : i32
+  }
+  // CHECK: util.return %[[M]]#0, %[[M]]#1
+  util.return %0, %1 : i32, i32
 }

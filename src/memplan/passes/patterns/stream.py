@@ -122,7 +122,7 @@ class FoldResourceSize(RewritePattern):
 
 
 def _replace(rewriter: PatternRewriter, op: Operation, values: Sequence[SSAValue]) -> None:
-    rewriter.replace_op(op, [], list(values))
+    rewriter.replace(op, [], list(values))
 
 
 def _constant_int(value: SSAValue) -> int | None:
@@ -223,13 +223,13 @@ class CanonicalizeJoin(RewritePattern):
                     operands.append(v)
         if not operands:
             immediate = stream.TimepointImmediateOp()
-            rewriter.replace_op(op, immediate)
+            rewriter.replace(op, immediate)
             return
         if len(operands) == 1:
             _replace(rewriter, op, operands)
             return
         if operands != list(op.await_timepoints):
-            rewriter.replace_op(op, stream.TimepointJoinOp(operands))
+            rewriter.replace(op, stream.TimepointJoinOp(operands))
 
 
 def _source_await(resource: SSAValue) -> stream.TimepointAwaitOp | None:
@@ -537,7 +537,7 @@ class PropagateCloneableOps(RewritePattern):
         splat = _splat_of(op.source)
         if splat is None:
             return
-        rewriter.replace_op(op, _new_splat(splat, splat.value, op.result.type, op.result_size))
+        rewriter.replace(op, _new_splat(splat, splat.value, op.result.type, op.result_size))
 
 
 class ConvertSplatConstantsIntoSplats(RewritePattern):
@@ -552,7 +552,7 @@ class ConvertSplatConstantsIntoSplats(RewritePattern):
         element = value.get_attrs()[0]
         const = arith.ConstantOp(element, element_type)
         rewriter.insert_op(const, InsertPoint.before(op))
-        rewriter.replace_op(op, stream.AsyncSplatOp(
+        rewriter.replace(op, stream.AsyncSplatOp(
             const.result, op.result.type, op.result_size,
             await_timepoint=op.await_timepoint, affinity=op.affinity,
         ))
@@ -570,7 +570,7 @@ class CanonicalizeSlice(RewritePattern):
             return
         splat = _splat_of(op.source)
         if splat is not None:
-            rewriter.replace_op(op, _new_splat(splat, splat.value, op.result.type, op.result_size))
+            rewriter.replace(op, _new_splat(splat, splat.value, op.result.type, op.result_size))
 
 
 def _covers_target(offset: SSAValue, length: SSAValue, size: SSAValue) -> bool:
@@ -592,7 +592,7 @@ class CanonicalizeFill(RewritePattern):
         if _covers_target(op.target_offset, op.target_length, op.target_size) and (
             len(list(op.target.uses)) == 1
         ):
-            rewriter.replace_op(op, _new_splat(splat, op.value, op.result.type, op.target_size))
+            rewriter.replace(op, _new_splat(splat, op.value, op.result.type, op.target_size))
 
 
 def _same_pattern(a: SSAValue, b: SSAValue) -> bool:
@@ -645,14 +645,14 @@ class CanonicalizeUpdate(RewritePattern):
         splat = _splat_of(op.update)
         if splat is not None:
             end = op.target_end
-            rewriter.replace_op(op, stream.AsyncFillOp(
+            rewriter.replace(op, stream.AsyncFillOp(
                 splat.value, op.target, op.target_size, op.target_offset, end,
                 op.update_size, affinity=op.affinity,
             ))
             return
         sliced = op.update.owner
         if isinstance(sliced, stream.AsyncSliceOp):
-            rewriter.replace_op(op, stream.AsyncCopyOp(
+            rewriter.replace(op, stream.AsyncCopyOp(
                 sliced.source, sliced.source_size, sliced.source_offset, sliced.source_end,
                 op.target, op.target_size, op.target_offset, op.target_end,
                 op.update_size, affinity=op.affinity,
@@ -680,7 +680,7 @@ class AsyncCopyFullSourceToUpdate(RewritePattern):
     def match_and_rewrite(self, op: stream.AsyncCopyOp, rewriter: PatternRewriter, /):
         if _constant_int(op.source_offset) == 0 and _same_value(op.source_end, op.source_size) \
                 and _same_value(op.length, op.source_size):
-            rewriter.replace_op(op, stream.AsyncUpdateOp(
+            rewriter.replace(op, stream.AsyncUpdateOp(
                 op.source, op.source_size, op.target, op.target_size, op.target_offset,
                 op.target_end, affinity=op.affinity,
             ))
@@ -700,7 +700,7 @@ class CanonicalizeCast(RewritePattern):
             if inner.source.type == op.result.type:
                 _replace(rewriter, op, [inner.source])
             else:
-                rewriter.replace_op(op, stream.AsyncCastOp(
+                rewriter.replace(op, stream.AsyncCastOp(
                     inner.source, inner.source_size, op.result.type, op.result_size,
                     affinity=op.affinity,
                 ))
@@ -800,7 +800,7 @@ class TensorConstantToEmptyOrSplat(RewritePattern):
                 affinity=op.affinity,
             )
             rewriter.insert_op(size, InsertPoint.before(op))
-            rewriter.replace_op(op, stream.TensorEmptyOp.build(
+            rewriter.replace(op, stream.TensorEmptyOp.build(
                 operands=[list(op.result_encoding_dims), size.storage_size],
                 properties={"result_encoding": op.result_encoding,
                             "affinity": op.affinity},
@@ -814,7 +814,7 @@ class TensorConstantToEmptyOrSplat(RewritePattern):
             op.result_encoding, encoding_dims=op.result_encoding_dims, affinity=op.affinity
         )
         rewriter.insert_op([const, size], InsertPoint.before(op))
-        rewriter.replace_op(op, stream.TensorSplatOp.build(
+        rewriter.replace(op, stream.TensorSplatOp.build(
             operands=[const.result, list(op.result_encoding_dims), size.storage_size],
             properties={"result_encoding": op.result_encoding, "affinity": op.affinity},
             result_types=[op.result.type],
@@ -838,7 +838,7 @@ class FoldSubview(RewritePattern):
         inner = op.source.owner
         if isinstance(inner, stream.ResourceSubviewOp):
             offset = _add(rewriter, op, inner.source_offset, op.source_offset)
-            rewriter.replace_op(op, stream.ResourceSubviewOp(
+            rewriter.replace(op, stream.ResourceSubviewOp(
                 inner.source, inner.source_size, offset, op.result_size
             ))
 
@@ -877,7 +877,7 @@ class FoldSubviewIntoAccess(RewritePattern):
             operands=operands, result_types=[r.type for r in op.results],
             properties=dict(op.properties), attributes=dict(op.attributes),
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class FoldPack(RewritePattern):
@@ -1040,7 +1040,7 @@ class FoldConsecutiveTransients(RewritePattern):
             attributes=dict(op.attributes),
             result_types=[r.type for r in op.results],
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class DeduplicateSameOperand(RewritePattern):
@@ -1284,7 +1284,7 @@ class FoldDuplicateRegionResults(RewritePattern):
         values = [yielded.resource_operands[i] for i in kept]
         sizes = [yielded.resource_operand_sizes[op._positions(op.resource_results)[i]]
                  for i in kept if i in op._positions(op.resource_results)]
-        rewriter.replace_op(yielded, stream.YieldOp(values, sizes))
+        rewriter.replace(yielded, stream.YieldOp(values, sizes))
         new = _rebuild_region_op(rewriter, op, keep_results=kept)
         results = [new.results[mapping[i]] for i in range(count)]
         _replace(rewriter, op, [*results, *new.results[len(kept):]])
