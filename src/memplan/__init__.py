@@ -67,10 +67,11 @@ def parse(ctx: Context, text: str, name: str = "<string>", *, verify: bool = Tru
     `memplan.diagnostics.UserError`, whose `diagnostic()` prints as
     `file:line:col: error: ...`."""
     from memplan.tools.source import parse_module
+    from memplan.verification import verify_module
 
     module = parse_module(ctx, text, name)
     if verify:
-        _verify_module(module)
+        verify_module(module)
     return module
 
 
@@ -78,13 +79,9 @@ def verify(module: ModuleOp) -> None:
     """Verify `module` op by op, and that every value is defined before its uses
     in a block (which xDSL's verifier does not check); raise
     `memplan.diagnostics.UserError` naming the first op at fault."""
-    _verify_module(module)
+    from memplan.verification import verify_module
 
-
-def _verify_module(module: ModuleOp) -> None:
-    from memplan.tools.memplan_opt import _verify
-
-    _verify(module)
+    verify_module(module)
 
 
 def print_ir(module: ModuleOp, *, generic: bool = False, debuginfo: bool = False) -> str:

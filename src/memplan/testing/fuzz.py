@@ -29,7 +29,7 @@ from memplan.passes.registry import PASSES
 from memplan.analysis.fingerprint import fingerprint
 from memplan.checker import check_module
 from memplan.testing.random_programs import Program
-from memplan.tools.memplan_opt import _verify
+from memplan.verification import verify_module
 from memplan.tools.pipeline import parse_pass_pipeline
 from memplan.tools.source import parse_module
 
@@ -161,7 +161,7 @@ def fuzz_program(program: Program, seed: int = 0,
         found_before = len(stats.findings)
         judged[text] = []
         try:
-            _verify(after)
+            verify_module(after)
         except UserError as error:
             stats.findings.append(Finding("verifier", pipeline, error.message, program.text))
             judged[text] = stats.findings[found_before:]

@@ -16,22 +16,18 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, OpResult
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 import memplan
 from memplan.context import make_context
-from memplan.interfaces import GraphRegions, get_interface
 from memplan.diagnostics import (
     Diagnostic,
     Location,
     UserError,
     diagnostic_handler,
     emit,
-    location_of,
 )
-from memplan.printing import print_mlir, print_module
-from memplan.parsing import indexed_symbol_lookups
+from memplan.printing import print_module
 from memplan.passes.registry import PASSES, passes_by_name
 from memplan.files import OutputError, write_output
 from memplan.tools.expected_diagnostics import check, collect_expectations
@@ -45,6 +41,7 @@ from memplan.tools.pipeline import (
     pass_spec_from_flag,
 )
 from memplan.tools.statistics import PassStatistics
+from memplan.verification import verify_module
 from memplan.tools.source import (
     SPLIT_MARKER,
     parse_error_diagnostic,
@@ -179,69 +176,6 @@ def _print_module(module: ModuleOp, args: Namespace, ctx: Context) -> str:
     return buffer.getvalue()
 
 
-def _verify(module: ModuleOp) -> None:
-    """Verify op by op so a failure names the op that failed, with its location."""
-    positions: dict[Block, dict[Operation, int]] = {}
-    with indexed_symbol_lookups():
-        _verify_ops(module, positions)
-
-
-def _verify_ops(module: ModuleOp, positions: dict[Block, dict[Operation, int]]) -> None:
-    for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except Exception as error:  # xDSL verifiers raise more than VerifyException
-            message = str(error).strip() or type(error).__name__
-            # Dialects often prefix the op already ("'hip.add' op ..."; xDSL "op ...").
-            message = message.removeprefix(f"'{op.name}' op ").removeprefix("op ")
-            failure = UserError(f"'{op.name}' op {message}", op=op)
-            failure.notes = (_current_operation_note(op, failure.location),)
-            raise failure from None
-        _check_dominance(op, positions)
-
-
-def _current_operation_note(op: Operation, location: Location | None) -> Diagnostic:
-    """MLIR's `see current operation: ...`: the op as it is now, in generic form
-    (it may differ from the source after passes)."""
-    try:
-        root = op
-        while (parent := root.parent_op()) is not None:
-            root = parent
-        text = print_mlir(op, generic=True, names_from=root)
-    except Exception:  # an op too broken to print still gets its error
-        text = f'"{op.name}"(...)'
-    return Diagnostic("note", f"see current operation: {text}", location)
-
-
-def _check_dominance(op: Operation, positions: dict[Block, dict[Operation, int]]) -> None:
-    """xDSL does not check that a value is defined before its use in a block (MLIR
-    does); without this a use before the definition parses and runs on garbage."""
-    for number, operand in enumerate(op.operands):
-        if not isinstance(operand, OpResult):
-            continue
-        block = operand.op.parent_block()
-        region = block.parent if block is not None else None
-        if block is None or region is None or len(region.blocks) != 1:
-            continue  # several blocks: the CFG decides, not the order
-        if isinstance(region.parent, ModuleOp) or (
-            region.parent is not None
-            and get_interface(region.parent, GraphRegions) is not None
-        ):
-            continue  # a graph region
-        user: Operation | None = op
-        while user is not None and user.parent_block() is not block:
-            user = user.parent_op()
-        order = positions.get(block)
-        if order is None:
-            order = positions[block] = {o: i for i, o in enumerate(block.ops)}
-        if user is None or order[user] <= order[operand.op]:
-            raise UserError(
-                f"'{op.name}' op operand #{number} does not dominate this use "
-                f"(it is defined at {location_of(operand.op)})",
-                op=op,
-            )
-
-
 @dataclass
 class _IrPrinting:
     """mlir-opt's `--mlir-print-ir-*` options: which dumps to write around a pass."""
@@ -306,7 +240,7 @@ def _run_pass(
         with statistics.collecting(scheduled, module):
             scheduled.run(ctx, module)
         if args.verify_each:
-            _verify(module)
+            verify_module(module)
     except (UserError, DiagnosticException):
         if printing.after_failure:
             name = type(scheduled.pass_instance).__name__
@@ -336,13 +270,13 @@ def _run_chunk(
             emit(parse_error_diagnostic(error, text, name))
             return None
         timing.add("Parser", time.perf_counter() - start)
-        _verify(module)
+        verify_module(module)
         for scheduled in passes:
             start = time.perf_counter()
             _run_pass(ctx, module, scheduled, args, printing, statistics)
             timing.add(scheduled.spelled, time.perf_counter() - start)
         if passes and not args.verify_each:
-            _verify(module)
+            verify_module(module)
         start = time.perf_counter()
         printed = _print_module(module, args, ctx)
         timing.add("Output", time.perf_counter() - start)
