@@ -7,6 +7,11 @@ a large module's planning can take tens of seconds with greedy too; without a si
 of life a user cannot tell a search from a hang. Nothing is written when stderr is
 a file or a pipe (logs, CI, lit), and short tasks (under `DELAY` seconds) write
 nothing at all, so the line never flickers.
+
+A line draws its frames in `ProgressLine.tick()`, reading the time from its clock;
+`start_ticker` calls it from a background thread. Both are seams: a test sets
+`CLOCK` to a fake clock and `start_ticker` to one that keeps the line, then calls
+`tick()` itself, so frames are drawn when it says and no test sleeps.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -39,19 +44,30 @@ def shows_progress(stream: TextIO | None = None) -> bool:
         return False
 
 
+CLEAR = "\r\x1b[2K"
+"""Back to the start of the line and erase it: what precedes each frame."""
+
+CLOCK: Callable[[], float] = time.monotonic
+"""The clock new lines read (seconds)."""
+
+
 class ProgressLine:
-    """A status line redrawn in place by a background thread until `close()`."""
+    """A status line redrawn in place by `tick()` until `close()`; the ticker
+    (`start_ticker` by default) calls `tick()` as time passes."""
 
     def __init__(self, label: str, time_limit: float | None, stream: TextIO):
         self.label = label
         self.time_limit = time_limit
         self.stream = stream
         self.best: int | None = None
-        self.started = time.monotonic()
+        self.clock = CLOCK
+        self.opened = self.clock()
+        """When the line was opened: its first frame is due `DELAY` later."""
+        self.started = self.opened
+        """When the task shown started (a planning task inside a pass resets it)."""
         self._drawn = False
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="memplan-progress", daemon=True)
-        self._thread.start()
+        self._closed = threading.Event()
+        self._join = start_ticker(self)
 
     def update(self, pool_size: int) -> None:
         """A plan of `pool_size` bytes was found (a `Progress` callback)."""
@@ -59,7 +75,7 @@ class ProgressLine:
             self.best = pool_size
 
     def text(self) -> str:
-        elapsed = time.monotonic() - self.started
+        elapsed = self.clock() - self.started
         parts = [self.label]
         if self.best is not None:
             parts.append(f"best pool {self.best:,} B")
@@ -69,26 +85,56 @@ class ProgressLine:
             parts.append(f"{elapsed:.1f} s")
         return " | ".join(parts)
 
-    def _loop(self) -> None:
-        if self._stop.wait(DELAY):
-            return
-        while not self._stop.is_set():
-            self._write("\r\x1b[2K" + self.text())
-            self._drawn = True
-            self._stop.wait(INTERVAL)
+    def due_in(self) -> float:
+        """Seconds until the next frame is due: the rest of `DELAY` before the
+        first, `INTERVAL` after it."""
+        if self._drawn:
+            return INTERVAL
+        return max(0.0, self.opened + DELAY - self.clock())
+
+    def tick(self) -> bool:
+        """Draw the current frame if the line is open and `DELAY` has passed since
+        it opened; whether a frame was drawn."""
+        if self._closed.is_set() or self.clock() - self.opened < DELAY:
+            return False
+        self._write(CLEAR + self.text())
+        self._drawn = True
+        return True
 
     def _write(self, text: str) -> None:
         try:
             self.stream.write(text)
             self.stream.flush()
         except (OSError, ValueError):  # the terminal went away
-            self._stop.set()
+            self._closed.set()
+
+    def wait_closed(self, timeout: float) -> bool:
+        """Block up to `timeout` seconds; whether the line was closed meanwhile."""
+        return self._closed.wait(timeout)
 
     def close(self) -> None:
-        self._stop.set()
-        self._thread.join()
+        self._closed.set()
+        self._join()
         if self._drawn:
-            self._write("\r\x1b[2K")
+            self._write(CLEAR)
+
+
+def _thread_ticker(line: ProgressLine) -> Callable[[], None]:
+    """Tick `line` from a daemon thread whenever a frame is due, until it closes;
+    returns what joins the thread."""
+
+    def loop() -> None:
+        while not line.wait_closed(line.due_in()):
+            line.tick()
+
+    thread = threading.Thread(target=loop, name="memplan-progress", daemon=True)
+    thread.start()
+    return thread.join
+
+
+start_ticker: Callable[[ProgressLine], Callable[[], None]] = _thread_ticker
+"""What makes a new line tick: given the line, start its ticking and return what
+stops waiting for it (called by `close()` after the line is marked closed)."""
 
 
 _pass_line: ProgressLine | None = None
@@ -125,7 +171,7 @@ def planning_progress(
     if line is not None:
         saved = (line.label, line.time_limit, line.best, line.started)
         line.label, line.time_limit, line.best, line.started = (
-            f"{saved[0]} | {label}", time_limit, None, time.monotonic()
+            f"{saved[0]} | {label}", time_limit, None, line.clock()
         )
         try:
             yield line.update

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import os
+import pty
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -107,17 +109,53 @@ def hard_instance(path, count: int = 400) -> None:
     path.write_text("\n".join(rows) + "\n")
 
 
+def _read_until(fd: int, wanted: str | None, timeout: float) -> str:
+    """What `fd` gives until `wanted` appears in it (None: never), the end of the
+    output, or the timeout."""
+    deadline = time.monotonic() + timeout
+    seen = b""
+    while wanted is None or wanted.encode() not in seen:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            break
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: the other side of the pty is closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    return seen.decode(errors="replace")
+
+
 def test_sigint_during_a_long_search(tmp_path):
+    """SIGINT once the search is known to run: stderr is a terminal, so the tool
+    draws a progress frame during the search, and the signal follows the first."""
     source = tmp_path / "hard.csv"
     hard_instance(source)
-    process = subprocess.Popen(
-        [*TOOL, str(source), "--strategy", "best", "--time-limit", "60"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    time.sleep(3)
-    assert process.poll() is None, "best finished before it could be interrupted"
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    controller, terminal = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "MEMPLAN_NO_PROGRESS"}
+    process = None
+    try:
+        process = subprocess.Popen(
+            [*TOOL, str(source), "--strategy", "best", "--time-limit", "60"],
+            stdout=subprocess.PIPE, stderr=terminal, text=True, env=env,
+        )
+        os.close(terminal)
+        terminal = -1
+        err = _read_until(controller, "\x1b[2K", timeout=120)
+        assert "\x1b[2K" in err, f"no progress frame during the search: {err!r}"
+        assert process.poll() is None, "best finished before it could be interrupted"
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+        err += _read_until(controller, None, timeout=10)  # the rest, to its end
+    finally:
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+        if terminal >= 0:
+            os.close(terminal)
+        os.close(controller)
     assert process.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
 
