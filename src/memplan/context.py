@@ -12,7 +12,11 @@ def make_context(
     *, allow_unregistered: bool = False, test_dialect: bool = False
 ) -> Context:
     """A context that reads everything memplan-opt reads, with MLIR's memref syntax;
-    with `test_dialect`, MLIR's test ops too (`memplan.dialects.mlir_test`)."""
+    with `test_dialect`, MLIR's test ops too (`memplan.dialects.mlir_test`). The
+    memref ops carry memplan's canonicalization patterns from then on."""
+    from memplan.dialects.memref import declare_canonicalization_patterns
+
+    declare_canonicalization_patterns()
     ctx = Context(allow_unregistered=allow_unregistered)
     dialects = dict(get_all_dialects())
     dialects.update(MLIR_SYNTAX_OVERRIDES)

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from xdsl.universe import Universe
 
-# Declares memplan's memref canonicalization patterns on xDSL's memref ops, so that
-# xDSL's own `canonicalize` applies them too.
-import memplan.dialects.memref  # noqa: F401
 from memplan.dialects import MEMPLAN_DIALECTS
+from memplan.dialects.memref import declare_canonicalization_patterns
 from memplan.passes.registry import PASSES
 
 
@@ -30,7 +28,15 @@ def _universe_passes() -> dict:
     }
 
 
-MEMPLAN_UNIVERSE = Universe(
-    all_dialects=dict(MEMPLAN_DIALECTS),
-    all_passes=_universe_passes(),
-)
+def _memplan_universe() -> Universe:
+    # Stock xdsl-opt parses memref with xDSL's own dialect and canonicalizes with
+    # xDSL's own pass; loading this entry is the one moment memplan runs there, so
+    # the memref ops get memplan's canonicalization patterns now.
+    declare_canonicalization_patterns()
+    return Universe(
+        all_dialects=dict(MEMPLAN_DIALECTS),
+        all_passes=_universe_passes(),
+    )
+
+
+MEMPLAN_UNIVERSE = _memplan_universe()

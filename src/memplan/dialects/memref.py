@@ -810,19 +810,21 @@ MemRefMlirSyntax = Dialect(
 xDSL lacks (`memplan.dialects.memref_ops`)."""
 
 
-def _declare_canonicalization_patterns() -> None:
+def declare_canonicalization_patterns() -> None:
     """Give every memref op (xDSL's classes, whose traits memplan's subclasses
     share, and the ops memplan adds) the table of
-    `memplan.passes.patterns.memref`, as MLIR's `hasCanonicalizer`."""
+    `memplan.passes.patterns.memref`, as MLIR's `hasCanonicalizer`.
+
+    This changes xDSL's memref op classes, so it is not done on import: it is called
+    by what makes a context or a pass list that should see the patterns
+    (`memplan.context.make_context()`, memplan's `xdsl.universe` entry).
+    Idempotent."""
     from memplan.dialects.util import CanonicalizedBy
 
     patterns = CanonicalizedBy("memplan.passes.patterns.memref")
     for op in (*xmemref.MemRef.operations, *MemRefMlirSyntax.operations):
         if patterns not in op.traits.traits:
             op.traits.add_trait(patterns)
-
-
-_declare_canonicalization_patterns()
 
 
 def adopt_mlir_syntax(root: Operation) -> int:
