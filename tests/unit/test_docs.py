@@ -1,5 +1,8 @@
-"""The design docs stay true to the registry: every pass has a page and a row."""
+"""The design docs stay true to the registry: every pass has a page and a row, and
+its page names every option."""
 
+import dataclasses
+import re
 from pathlib import Path
 
 from memplan.passes.registry import PASSES
@@ -29,3 +32,22 @@ def test_pass_table_matches_the_registry():
         "docs/design/README.md's pass table is stale; regenerate it with\n"
         "python -c 'import tests.unit.test_docs as t; print(t.passes_table())'"
     )
+
+
+def test_every_option_is_named_on_its_pass_page():
+    """Each init field of the pass class (bar `name`), in kebab-case, appears on the
+    pass's page in backticks (`max-iterations`, `max-iterations=3`)."""
+    missing: dict[str, list[str]] = {}
+    for info in PASSES:
+        cls = info.load()
+        assert dataclasses.is_dataclass(cls), info.name
+        options = [
+            f.name.replace("_", "-")
+            for f in dataclasses.fields(cls)
+            if f.init and f.name != "name" and not f.name.startswith("_")
+        ]
+        page = (DOCS / f"{info.name}.md").read_text()
+        absent = [o for o in options if not re.search(rf"`{re.escape(o)}(?![\w-])", page)]
+        if absent:
+            missing[info.name] = absent
+    assert missing == {}, f"options not named on their pass's page in docs/design/: {missing}"
