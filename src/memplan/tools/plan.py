@@ -205,12 +205,29 @@ def run(argv: list[str]) -> int:
     return 0
 
 
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null, so that the interpreter's last flush of a closed
-    pipe does not print `Exception ignored ... BrokenPipeError`."""
+def _quiet_closed_stdout() -> None:
+    """When the process's own stdout is a pipe nobody reads any more (the text it
+    holds cannot be flushed), point fd 1 at /dev/null, so that the interpreter's
+    last flush does not print `Exception ignored ... BrokenPipeError`. Otherwise
+    fd 1 is left alone: a caller that replaced `sys.stdout` (a test, a program
+    running `main` in-process) keeps its output, and so does a working stdout
+    when the broken pipe was another file."""
+    stdout = sys.stdout
+    if stdout is None or stdout is not sys.__stdout__:
+        return
+    try:
+        stdout.flush()
+        return  # stdout still works
+    except BrokenPipeError:
+        pass
+    except (OSError, ValueError):  # closed, or some other failure: not a lost reader
+        return
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        try:
+            os.dup2(devnull, stdout.fileno())
+        finally:
+            os.close(devnull)
     except (OSError, ValueError):
         pass
 
@@ -228,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         print(file=sys.stderr)
         return 130
     except BrokenPipeError:
-        _quiet_stdout()
+        _quiet_closed_stdout()
         return 141
 
 

@@ -178,6 +178,31 @@ def test_closed_pipe_ends_quietly(tmp_path):
     assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr
 
 
+def _stdout_files() -> dict[int, tuple[int, int, int]]:
+    """What fd 1 and the descriptor behind `sys.stdout` (pytest's capture file, or
+    fd 1 under -s) are: device, inode, device number."""
+    fds = {1}
+    try:
+        fds.add(sys.stdout.fileno())
+    except (OSError, ValueError):  # capsys: no descriptor
+        pass
+    return {fd: (os.fstat(fd).st_dev, os.fstat(fd).st_ino, os.fstat(fd).st_rdev) for fd in fds}
+
+
+def test_a_broken_pipe_in_process_leaves_stdout_alone(tmp_path, monkeypatch):
+    """`main` run in-process returns 141 on a broken pipe without pointing the
+    process's fd 1, or the file under `sys.stdout`, at /dev/null."""
+    def broken(*args, **kwargs):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setitem(plan_tool.STRATEGIES, "greedy", broken)
+    source = tmp_path / "in.csv"
+    source.write_text(INPUT)
+    before = _stdout_files()
+    assert main([str(source), "--strategy", "greedy"]) == 141
+    assert _stdout_files() == before
+
+
 def test_no_progress_when_stderr_is_not_a_terminal(tmp_path):
     source = tmp_path / "hard.csv"
     hard_instance(source, 200)
