@@ -3,8 +3,8 @@
 The passes never ask for `util.global` by name: they ask an op whether it is a
 global, a load or a store of one, or an initializer, through the interfaces below
 (IREE's `GlobalOpInterface`, `GlobalLoadOpInterface`, `GlobalStoreOpInterface`,
-`InitializerOpInterface`). IREE's `util` ops get them as external models at the end
-of this file; another dialect's globals work once they implement them.
+`InitializerOpInterface`, in `memplan.dialects.util_interfaces`). IREE's `util` ops
+declare them in their traits; another dialect's globals work once they do too.
 
 `GlobalTable.build` finds every use of every global in one walk of the module: loads,
 stores, and any other reference to the global's symbol in an attribute or property
@@ -14,7 +14,6 @@ read or write it, so they keep it as it is).
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -31,10 +30,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.rewriter import Rewriter
-from xdsl.traits import ConstantLike, OpTrait, SymbolTable
+from xdsl.traits import ConstantLike, SymbolTable
 
 from memplan.analysis.purity import is_trivially_dead
-from memplan.interfaces import attach_trait, get_interface
+from memplan.dialects.util_interfaces import (
+    GlobalAccessInterface,
+    GlobalInterface,
+    GlobalLoadInterface,
+    GlobalStoreInterface,
+    InitializerInterface,
+)
+from memplan.interfaces import get_interface
 
 __all__ = [
     "Global",
@@ -50,78 +56,8 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------------
-# Interfaces
+# Interfaces (declared by the ops: memplan.dialects.util_interfaces)
 # --------------------------------------------------------------------------------
-
-
-class GlobalInterface(OpTrait, ABC):
-    """The op declares a module-level variable."""
-
-    @abstractmethod
-    def symbol(self, op: Operation) -> str: ...
-
-    @abstractmethod
-    def type(self, op: Operation) -> Attribute: ...
-
-    @abstractmethod
-    def initial_value(self, op: Operation) -> Attribute | None: ...
-
-    @abstractmethod
-    def set_initial_value(self, op: Operation, value: Attribute) -> None: ...
-
-    @abstractmethod
-    def is_mutable(self, op: Operation) -> bool: ...
-
-    @abstractmethod
-    def set_mutable(self, op: Operation, mutable: bool) -> None: ...
-
-    @abstractmethod
-    def is_private(self, op: Operation) -> bool: ...
-
-    def may_inline(self, op: Operation) -> bool:
-        """Whether loads may be replaced by the initial value (an inlining policy
-        may forbid it)."""
-        return True
-
-    def dialect_attributes(self, op: Operation) -> tuple[tuple[str, Attribute], ...]:
-        """The discardable `dialect.name` attributes, sorted: part of what makes two
-        constant globals the same (an affinity, for instance)."""
-        return tuple(sorted((k, v) for k, v in op.attributes.items() if "." in k))
-
-
-class GlobalAccessInterface(OpTrait, ABC):
-    """The op names one global, which it loads or stores."""
-
-    @abstractmethod
-    def symbol(self, op: Operation) -> str: ...
-
-    @abstractmethod
-    def reference(self, op: Operation) -> Attribute:
-        """The attribute naming the global (not a use by something else)."""
-
-    @abstractmethod
-    def set_symbol(self, op: Operation, name: str) -> None: ...
-
-
-class GlobalLoadInterface(GlobalAccessInterface):
-    """The op reads a global into its only result."""
-
-    @abstractmethod
-    def is_immutable(self, op: Operation) -> bool: ...
-
-    @abstractmethod
-    def set_immutable(self, op: Operation, immutable: bool) -> None: ...
-
-
-class GlobalStoreInterface(GlobalAccessInterface):
-    """The op writes a value to a global."""
-
-    @abstractmethod
-    def value(self, op: Operation) -> SSAValue: ...
-
-
-class InitializerInterface(OpTrait):
-    """The op's region runs once when the module is loaded, before any function."""
 
 
 def initializer_of(op: Operation) -> Operation | None:
@@ -359,92 +295,3 @@ class GlobalTable:
                 model.set_immutable(load, False)
             target.loads[load] = None
         source.loads = {}
-
-
-# --------------------------------------------------------------------------------
-# External models for IREE's util ops
-# --------------------------------------------------------------------------------
-
-
-def _attach_util_models() -> None:
-    from xdsl.dialects.builtin import UnitAttr
-
-    from memplan.dialects import util
-
-    class UtilGlobal(GlobalInterface):
-        def symbol(self, op: Operation) -> str:
-            assert isinstance(op, util.GlobalOp)
-            return op.sym_name.data
-
-        def type(self, op: Operation) -> Attribute:
-            assert isinstance(op, util.GlobalOp)
-            return op.type
-
-        def initial_value(self, op: Operation) -> Attribute | None:
-            assert isinstance(op, util.GlobalOp)
-            return op.initial_value
-
-        def set_initial_value(self, op: Operation, value: Attribute) -> None:
-            op.properties["initial_value"] = value
-
-        def is_mutable(self, op: Operation) -> bool:
-            assert isinstance(op, util.GlobalOp)
-            return op.mutable
-
-        def set_mutable(self, op: Operation, mutable: bool) -> None:
-            if mutable:
-                op.properties["is_mutable"] = UnitAttr()
-            else:
-                op.properties.pop("is_mutable", None)
-
-        def is_private(self, op: Operation) -> bool:
-            assert isinstance(op, util.GlobalOp)
-            return op.visibility == "private"
-
-        def may_inline(self, op: Operation) -> bool:
-            # Dialect attributes may mean something to their dialect that the
-            # constant would lose (IREE keeps such globals too).
-            assert isinstance(op, util.GlobalOp)
-            return op.inlining_policy is None and not self.dialect_attributes(op)
-
-    class UtilAccess(GlobalAccessInterface):
-        def symbol(self, op: Operation) -> str:
-            assert isinstance(op, util.GlobalLoadOp | util.GlobalStoreOp)
-            return op.global_.root_reference.data
-
-        def reference(self, op: Operation) -> Attribute:
-            assert isinstance(op, util.GlobalLoadOp | util.GlobalStoreOp)
-            return op.global_
-
-        def set_symbol(self, op: Operation, name: str) -> None:
-            op.properties["global"] = SymbolRefAttr(StringAttr(name))
-
-    class UtilLoad(UtilAccess, GlobalLoadInterface):
-        def set_symbol(self, op: Operation, name: str) -> None:
-            assert isinstance(op, util.GlobalLoadOp)
-            if op.result.name_hint == util.global_load_name(op.global_):
-                op.result.name_hint = util.global_load_name(name)
-            super().set_symbol(op, name)
-
-        def is_immutable(self, op: Operation) -> bool:
-            assert isinstance(op, util.GlobalLoadOp)
-            return op.immutable
-
-        def set_immutable(self, op: Operation, immutable: bool) -> None:
-            if immutable:
-                op.properties["is_immutable"] = UnitAttr()
-            else:
-                op.properties.pop("is_immutable", None)
-
-    class UtilStore(UtilAccess, GlobalStoreInterface):
-        def value(self, op: Operation) -> SSAValue:
-            assert isinstance(op, util.GlobalStoreOp)
-            return op.value
-
-    attach_trait(util.GlobalOp, UtilGlobal())
-    attach_trait(util.GlobalLoadOp, UtilLoad())
-    attach_trait(util.GlobalStoreOp, UtilStore())
-    attach_trait(util.InitializerOp, InitializerInterface())
-
-
-_attach_util_models()

@@ -87,6 +87,13 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.dialects.util_interfaces import (
+    GlobalAccessInterface,
+    GlobalInterface,
+    GlobalLoadInterface,
+    GlobalStoreInterface,
+    InitializerInterface,
+)
 from memplan.printing import AsmResultNames, sanitize_ssa_name
 
 __all__ = [
@@ -406,6 +413,82 @@ class InlineAlwaysAttr(ParametrizedAttribute):
 
 
 # --------------------------------------------------------------------------------
+# The globals interfaces, as util's ops implement them
+# --------------------------------------------------------------------------------
+
+
+class _GlobalModel(GlobalInterface):
+    """`util.global` as a global (IREE's `GlobalOpInterface`)."""
+
+    def symbol(self, op: Operation) -> str:
+        return op.sym_name.data  # type: ignore[attr-defined]
+
+    def type(self, op: Operation) -> Attribute:
+        return op.type  # type: ignore[attr-defined]
+
+    def initial_value(self, op: Operation) -> Attribute | None:
+        return op.initial_value  # type: ignore[attr-defined]
+
+    def set_initial_value(self, op: Operation, value: Attribute) -> None:
+        op.properties["initial_value"] = value
+
+    def is_mutable(self, op: Operation) -> bool:
+        return op.mutable  # type: ignore[attr-defined]
+
+    def set_mutable(self, op: Operation, mutable: bool) -> None:
+        if mutable:
+            op.properties["is_mutable"] = UnitAttr()
+        else:
+            op.properties.pop("is_mutable", None)
+
+    def is_private(self, op: Operation) -> bool:
+        return op.visibility == "private"  # type: ignore[attr-defined]
+
+    def may_inline(self, op: Operation) -> bool:
+        # Dialect attributes may mean something to their dialect that the
+        # constant would lose (IREE keeps such globals too).
+        return op.inlining_policy is None and not self.dialect_attributes(op)  # type: ignore[attr-defined]
+
+
+class _AccessModel(GlobalAccessInterface):
+    def symbol(self, op: Operation) -> str:
+        return op.global_.root_reference.data  # type: ignore[attr-defined]
+
+    def reference(self, op: Operation) -> Attribute:
+        return op.global_  # type: ignore[attr-defined]
+
+    def set_symbol(self, op: Operation, name: str) -> None:
+        op.properties["global"] = SymbolRefAttr(StringAttr(name))
+
+
+class _LoadModel(_AccessModel, GlobalLoadInterface):
+    """`util.global.load` (IREE's `GlobalLoadOpInterface`); renaming the global
+    renames a result still called after it."""
+
+    def set_symbol(self, op: Operation, name: str) -> None:
+        result = op.results[0]
+        if result.name_hint == global_load_name(op.global_):  # type: ignore[attr-defined]
+            result.name_hint = global_load_name(name)
+        super().set_symbol(op, name)
+
+    def is_immutable(self, op: Operation) -> bool:
+        return op.immutable  # type: ignore[attr-defined]
+
+    def set_immutable(self, op: Operation, immutable: bool) -> None:
+        if immutable:
+            op.properties["is_immutable"] = UnitAttr()
+        else:
+            op.properties.pop("is_immutable", None)
+
+
+class _StoreModel(_AccessModel, GlobalStoreInterface):
+    """`util.global.store` (IREE's `GlobalStoreOpInterface`)."""
+
+    def value(self, op: Operation) -> SSAValue:
+        return op.value  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------------
 # util.global
 # --------------------------------------------------------------------------------
 
@@ -428,7 +511,7 @@ class GlobalOp(IRDLOperation):
     initial_value = opt_prop_def(Attribute)
     inlining_policy = opt_prop_def(Attribute)
 
-    traits = traits_def(SymbolOpInterface())
+    traits = traits_def(SymbolOpInterface(), _GlobalModel())
 
     def __init__(
         self,
@@ -617,7 +700,7 @@ class GlobalLoadOp(IRDLOperation):
     is_immutable = opt_prop_def(UnitAttr)
     result = result_def()
 
-    traits = traits_def(_GlobalLoadEffect(), _GlobalLoadNames())
+    traits = traits_def(_GlobalLoadEffect(), _GlobalLoadNames(), _LoadModel())
 
     def __init__(
         self,
@@ -689,7 +772,7 @@ class GlobalStoreOp(IRDLOperation):
     value = operand_def()
     global_ = prop_def(FlatSymbolRefAttrConstr, prop_name="global")
 
-    traits = traits_def(_GlobalStoreEffect(), UTIL_PATTERNS)
+    traits = traits_def(_GlobalStoreEffect(), UTIL_PATTERNS, _StoreModel())
 
     assembly_format = "$value `,` $global attr-dict `:` type($value)"
 
@@ -758,6 +841,7 @@ class InitializerOp(IRDLOperation):
 
     traits = traits_def(
         UTIL_PATTERNS,
+        InitializerInterface(),
         IsolatedFromAbove(), OptionalSymbolOpInterface(), _FunctionLikeCallable()
     )
 

@@ -39,9 +39,7 @@ from xdsl.traits import IsTerminator
 
 from memplan.analysis.globals import (
     Global,
-    GlobalLoadInterface,
     GlobalTable,
-    InitializerInterface,
     constant_value,
     initializer_of,
     load_model,
@@ -49,6 +47,7 @@ from memplan.analysis.globals import (
     store_model,
 )
 from memplan.analysis.purity import effects_of
+from memplan.dialects.util_interfaces import GlobalLoadInterface, InitializerInterface
 from memplan.interfaces import get_interface
 from memplan.passes.base import MemplanPass
 

@@ -24,7 +24,7 @@ so this only widens the window the next pass sees, and later passes see loads
 early and stores late.
 
 Globals, loads, stores and initializers are recognised through the interfaces of
-`memplan.analysis.globals`, never by op name.
+`memplan.dialects.util_interfaces` the ops declare, never by op name.
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolTable
 
-from memplan.analysis.globals import (
+from memplan.analysis.purity import effects_of
+from memplan.dialects.util_interfaces import (
     GlobalInterface,
     GlobalLoadInterface,
     GlobalStoreInterface,
     InitializerInterface,
 )
-from memplan.analysis.purity import effects_of
 from memplan.interfaces import MemoryEffectKind, get_interface
 from memplan.passes.base import MemplanPass
 from memplan.passes.patterns.common import move_to_front, replace_uses

@@ -20,7 +20,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
-from memplan.analysis.globals import GlobalLoadInterface, GlobalStoreInterface
+from memplan.dialects.util_interfaces import GlobalLoadInterface, GlobalStoreInterface
 from memplan.analysis.purity import EVERYTHING, written_resources
 from memplan.dialects import util
 from memplan.interfaces import get_interface
