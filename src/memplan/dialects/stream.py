@@ -111,7 +111,7 @@ from memplan.dialects.util import (
     verify_tied_operands,
 )
 from memplan.interfaces import OperandEffects, all_results, operands_named
-from memplan.printing import FixedResultNames
+from memplan.printing import AsmResultNames, FixedResultNames
 
 __all__ = [
     "AsyncAllocaOp",
@@ -2090,6 +2090,14 @@ class _ResourceRegionOp(IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=False)
 
 
+class _ExecuteResultNames(AsmResultNames):
+    """IREE's names for an execute region's results: the resources as one group
+    `%results:N` and `%result_timepoint`."""
+
+    def result_names(self, op: Operation) -> Sequence[str | None]:
+        return ["results"] * (len(op.results) - 1) + ["result_timepoint"]
+
+
 @irdl_op_definition
 class AsyncExecuteOp(_ResourceRegionOp):
     """`stream.async.execute (on(aff))? (await(%t) =>)? with(captures) -> results
@@ -2109,7 +2117,9 @@ class AsyncExecuteOp(_ResourceRegionOp):
     result_timepoint = result_def(TimepointType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, RecursiveMemoryEffect(), SizeAware())
+    traits = traits_def(
+        STREAM_PATTERNS, RecursiveMemoryEffect(), SizeAware(), _ExecuteResultNames()
+    )
 
     @property
     def resource_results(self) -> Sequence[SSAValue]:
