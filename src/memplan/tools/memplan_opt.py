@@ -79,8 +79,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("allow-test-dialect", "flag", "load MLIR's test-dialect ops "
            "(test.graph_region, test.side_effect_op, ...) for upstream's pass tests",
            default=False),
-    Option("verify-each", "flag", "verify the IR after every pass (default: true)",
-           default=True),
+    Option("verify-each", "flag", "verify the IR after every pass as well (default: "
+           "false; the IR is always verified after parsing and after the pipeline)",
+           default=False),
     Option("keep-names", "flag", "print the source's SSA value names instead of "
            "mlir-opt's (%c0, %alloc, %0, %arg0)", default=False,
            aliases=("mlir-print-keep-names",)),
