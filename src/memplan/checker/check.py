@@ -210,7 +210,8 @@ class _Checker:
                     if (a.hi.const > a.lo.const  # type: ignore[union-attr]
                             and b.hi.const > b.lo.const):  # type: ignore[union-attr]
                         self._check_two(a, b)
-            others = [b for b in buffers if not any(b is f for f in fixed)]
+            fixed_ids = {id(b) for b in fixed}
+            others = [b for b in buffers if id(b) not in fixed_ids]
             for i, a in enumerate(others):
                 for b in (*fixed, *others[i + 1:]):
                     if not _disjoint(a, b):
