@@ -25,7 +25,9 @@ from typing import TypeVar
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
-from xdsl.traits import SymbolOpInterface, SymbolTable
+from xdsl.traits import SymbolTable
+
+from memplan.symbols import symbol_index
 
 _T = TypeVar("_T")
 
@@ -116,13 +118,7 @@ def indexed_symbol_lookups() -> Iterator[None]:
             return original(op, name)
         table = tables.get(anchor)
         if table is None:
-            table = tables[anchor] = {}
-            for candidate in anchor.regions[0].block.ops:
-                symbol = candidate.get_trait(SymbolOpInterface)
-                symbol_name = symbol.get_sym_attr_name(candidate) if symbol is not None else None
-                if symbol_name is not None:
-                    # The first definition wins, as in xDSL's scan.
-                    table.setdefault(symbol_name.data, candidate)
+            table = tables[anchor] = symbol_index(anchor)
         key = name.root_reference.data if isinstance(name, SymbolRefAttr) else getattr(name, "data", name)
         return table.get(key)
 

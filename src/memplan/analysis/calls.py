@@ -30,11 +30,12 @@ from collections.abc import Iterator
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
-from xdsl.traits import CallableOpInterface, SymbolTable
+from xdsl.traits import CallableOpInterface
 
 from memplan.analysis.byte_ranges import Linear, constant_reach
 from memplan.dialects.hip import ContextType
 from memplan.interfaces import context_memory, get_interface, memory_effects, outlined_bodies
+from memplan.symbols import SymbolIndex
 
 __all__ = ["CallGraph", "shared_context_memory"]
 
@@ -81,6 +82,7 @@ class CallGraph:
         self._callers: dict[Operation, Operation] = {}
         self._callees: dict[Operation | None, list[Operation]] = {}
         self._unknown: dict[Operation | None, Operation] = {}
+        symbols = SymbolIndex(module)
         for op in module.walk():
             refs = [r for a in (*op.attributes.values(), *op.properties.values())
                     for r in _symbol_refs(a)]
@@ -88,7 +90,7 @@ class CallGraph:
                 continue
             owner = _enclosing_function(op)
             for ref in refs:
-                target = SymbolTable.lookup_symbol(module, ref)
+                target = symbols.lookup(ref)
                 if target is not None and _has_body(target):
                     self._callers.setdefault(target, op)
                     self._callees.setdefault(owner, []).append(target)

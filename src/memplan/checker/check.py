@@ -18,7 +18,7 @@ from math import inf, prod
 from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, SymbolRefAttr
 from xdsl.ir import Block, Operation, OpResult, SSAValue
-from xdsl.traits import CallableOpInterface, SymbolTable
+from xdsl.traits import CallableOpInterface
 
 from memplan.checker.expressions import Expr, constant
 from memplan.checker.model import (
@@ -32,6 +32,7 @@ from memplan.checker.model import (
 )
 from memplan.diagnostics import location_of
 from memplan.interfaces import ALL_STREAMS, get_interface, host_inline_regions
+from memplan.symbols import SymbolIndex
 
 __all__ = ["check_module"]
 
@@ -512,10 +513,11 @@ def _call_summaries(module: ModuleOp, bodies) -> dict[Operation, dict[Operation,
     plain = {f: Function(f, blocks) for f, blocks in bodies}
     own = {f: _own_summaries(fn) for f, fn in plain.items()}
     sites: dict[Operation, list[tuple[Operation, Operation]]] = {f: [] for f in plain}
+    symbols = SymbolIndex(module)
     for f in plain:
         for op in f.walk():
             for ref in _callee_refs(op):
-                target = SymbolTable.lookup_symbol(module, ref)  # type: ignore[arg-type]
+                target = symbols.lookup(ref)  # type: ignore[arg-type]
                 if target in plain:
                     sites[f].append((op, target))
 

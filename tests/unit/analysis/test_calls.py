@@ -59,3 +59,43 @@ def test_why_functions_stay_out_of_context_memory():
     assert shared_context_memory(graph, f["top"]) is None
     assert shared_context_memory(graph, f["top"], GetHostScratchOp) is not None
     assert shared_context_memory(graph, f["top"], GetPoolOp) is None
+
+
+def _fan_out(n: int) -> str:
+    callees = "\n".join(f"func.func @c{i}(%ctx: !hip.context) {{\n  return\n}}" for i in range(n))
+    calls = "\n".join(f"  func.call @c{i}(%ctx) : (!hip.context) -> ()" for i in range(n))
+    return f"{callees}\nfunc.func @top(%ctx: !hip.context) {{\n{calls}\n  return\n}}\n"
+
+
+def _symbol_scans(monkeypatch, build, n: int) -> int:
+    """How many times `build(module)` scans a symbol table's ops for a module whose
+    @top calls `n` functions: xDSL's lookup scans once per call, the index once."""
+    import memplan.symbols
+    from xdsl.traits import SymbolTable
+
+    module = parse_module(make_context(allow_unregistered=True), _fan_out(n), "t.mlir")
+    scans = [0]
+    lookup, index = SymbolTable.lookup_symbol, memplan.symbols.symbol_index
+
+    def counted_lookup(op, name):
+        scans[0] += 1
+        return lookup(op, name)
+
+    def counted_index(table):
+        scans[0] += 1
+        return index(table)
+
+    monkeypatch.setattr(SymbolTable, "lookup_symbol", staticmethod(counted_lookup))
+    monkeypatch.setattr(memplan.symbols, "symbol_index", counted_index)
+    build(module)
+    monkeypatch.undo()
+    return scans[0]
+
+
+def test_symbols_are_looked_up_from_one_index(monkeypatch):
+    from memplan.checker import check_module
+
+    for build in (CallGraph, check_module):
+        assert _symbol_scans(monkeypatch, build, 3) == _symbol_scans(monkeypatch, build, 40) == 1
+    graph, f = _functions()
+    assert graph.callees(f["top"]) == [f["middle"], f["leaf"]]
