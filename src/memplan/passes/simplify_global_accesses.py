@@ -202,12 +202,15 @@ class _Callable:
                      if get_interface(ops[0], GlobalLoadInterface) is not None]
             tails = [ops[-1] for ops in accesses.values()
                      if get_interface(ops[-1], GlobalStoreInterface) is not None]
-            heads.sort(key=segment.index)
-            tails.sort(key=segment.index)
+            # One position map per segment: `list.index` and `in` on the segment
+            # would make this quadratic in its accesses.
+            position = {op: i for i, op in enumerate(segment)}
+            heads.sort(key=position.__getitem__)
+            tails.sort(key=position.__getitem__)
             anchor = before
             # Loads of immutable globals hoisted to the top stay first.
             following = block.first_op if anchor is None else anchor.next_op
-            while following is not None and following in segment and (
+            while following is not None and following in position and (
                 (load := get_interface(following, GlobalLoadInterface)) is not None
                 and load.symbol(following) in self.immutable
             ):

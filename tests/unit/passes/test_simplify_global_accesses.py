@@ -147,3 +147,59 @@ util.initializer {
     assert simplify_global_accesses(module) is True
     assert interpret(module) == ([42], {"g0": 0, "g1": 1, "k": 42})
     assert not any(op_name(op) == "util.global.load" for op in module.walk())
+
+
+class _CountingList(list):
+    """A segment that counts the linear searches made on it."""
+
+    searches = 0
+
+    def index(self, *args):
+        _CountingList.searches += 1
+        return super().index(*args)
+
+    def __contains__(self, item):
+        _CountingList.searches += 1
+        return super().__contains__(item)
+
+
+def test_large_segment_is_ordered_without_searching_it(monkeypatch):
+    """One segment of 3000 loads and stores: the moves keep program order among
+    loads and among stores, and no access is looked up by a search of the segment
+    (a search per access made the pass quadratic in the segment's accesses)."""
+    from memplan.passes import simplify_global_accesses as module_under_test
+
+    n = 3000
+    lines = [f"util.global private mutable @g{i} = {i} : i32" for i in range(n)]
+    lines += ["util.func private @use(i32)", "util.func public @f() {"]
+    for i in range(n):
+        lines.append(f"  %c{i} = arith.constant {i} : i32")
+        lines.append(f"  %v{i} = util.global.load @g{(i * 7) % n} : i32")
+    for i in range(n):
+        lines.append(f"  util.global.store %c{i}, @g{(i * 11) % n} : i32")
+        lines.append(f"  %d{i} = arith.constant {i} : i32")
+    lines += ["  util.return", "}"]
+    module = parse_module(CTX, "\n".join(lines), "test.mlir")
+
+    original = module_under_test._Callable._segments
+
+    def counting_segments(self, block):
+        return [(b, _CountingList(s), a) for b, s, a in original(self, block)]
+
+    monkeypatch.setattr(module_under_test._Callable, "_segments", counting_segments)
+    _CountingList.searches = 0
+    assert simplify_global_accesses(module) is True
+    assert _CountingList.searches == 0
+    module.verify()
+
+    func = next(op for op in module.walk() if op_name(op) == "util.func" and op.regions
+                and op.regions[0].blocks)
+    body = list(func.regions[0].block.ops)
+    names = [op_name(op) for op in body]
+    assert names[:n] == ["util.global.load"] * n
+    assert names[-n - 1:-1] == ["util.global.store"] * n
+    loads = [op.attributes.get("global") or op.properties.get("global") for op in body[:n]]
+    stores = [op.attributes.get("global") or op.properties.get("global")
+              for op in body[-n - 1:-1]]
+    assert [str(s) for s in loads] == [f"@g{(i * 7) % n}" for i in range(n)]
+    assert [str(s) for s in stores] == [f"@g{(i * 11) % n}" for i in range(n)]
