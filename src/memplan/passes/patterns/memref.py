@@ -104,15 +104,6 @@ def _index_constant(rewriter: PatternRewriter, value: int) -> SSAValue:
     return op.result
 
 
-def _cast_to(rewriter: PatternRewriter, value: SSAValue, target: Attribute) -> SSAValue:
-    """`value`, cast to `target` (inserted at the rewriter's point) if it differs."""
-    if value.type == target:
-        return value
-    op = mmemref.CastOp.create(operands=[value], result_types=[target])
-    rewriter.insert(op)
-    return op.results[0]
-
-
 def _replace_keeping_type(
     rewriter: PatternRewriter, op: Operation, new_ops: Sequence[Operation], value: SSAValue
 ) -> None:

@@ -458,8 +458,6 @@ def _pattern_bits(value: SSAValue) -> tuple[int, int] | None:
     if isinstance(attr, FloatAttr):
         width = attr.type.bitwidth
         fmt = {16: "<e", 32: "<f", 64: "<d"}.get(width)
-        if fmt is None or attr.type.name == "bf16" if hasattr(attr.type, "name") else False:
-            pass
         if isinstance(attr.type, BFloat16Type):
             bits = struct.unpack("<I", struct.pack("<f", attr.value.data))[0] >> 16
             return bits, 16
@@ -704,10 +702,6 @@ class CanonicalizeCast(RewritePattern):
                     inner.source, inner.source_size, op.result.type, op.result_size,
                     affinity=op.affinity,
                 ))
-
-
-def _bitcast_users(value: SSAValue) -> list[arith.BitcastOp]:
-    return [u.operation for u in value.uses if isinstance(u.operation, arith.BitcastOp)]
 
 
 class FoldLoadBitcast(RewritePattern):
