@@ -156,7 +156,7 @@ def _is_fresh_allocation(value: SSAValue) -> bool:
 
 def _index_constant(rewriter: PatternRewriter, at: Operation, value: int) -> SSAValue:
     const = arith.ConstantOp(IntegerAttr(value, IndexType()))
-    rewriter.insert_op(const, InsertPoint.before(at))
+    rewriter.insert(const, InsertPoint.before(at))
     return const.result
 
 
@@ -260,7 +260,7 @@ class FoldBarrier(RewritePattern):
             return
         if _immediately_resolved(op.resource):
             immediate = stream.TimepointImmediateOp()
-            rewriter.insert_op(immediate, InsertPoint.before(op))
+            rewriter.insert(immediate, InsertPoint.before(op))
             _replace(rewriter, op, [op.resource, immediate.result_timepoint])
 
 
@@ -285,7 +285,7 @@ class CanonicalizeAwait(RewritePattern):
                 op.await_timepoint, unique, [s for s in sizes if s is not None],
                 sync=op.sync is not None,
             )
-            rewriter.insert_op(new, InsertPoint.before(op))
+            rewriter.insert(new, InsertPoint.before(op))
             _replace(rewriter, op, [new.results[unique.index(v)] for v in operands])
             return
         self._group(op, rewriter)
@@ -321,7 +321,7 @@ class CanonicalizeAwait(RewritePattern):
             operands.extend(member.resource_operands)
             sizes.extend(member.resource_operand_sizes)
         new = stream.TimepointAwaitOp(op.await_timepoint, operands, sizes)
-        rewriter.insert_op(new, InsertPoint.before(first))
+        rewriter.insert(new, InsertPoint.before(first))
         offset = 0
         for member in group:
             count = len(member.results)
@@ -406,7 +406,7 @@ class SinkToConsumers(RewritePattern):
         if target is None or not _can_stably_sink(op, target):
             return
         op.detach()
-        rewriter.insert_op(op, InsertPoint.before(target))
+        rewriter.insert(op, InsertPoint.before(target))
 
 
 class SinkSubviewAcrossAwait(RewritePattern):
@@ -427,11 +427,11 @@ class SinkSubviewAcrossAwait(RewritePattern):
             new = stream.TimepointAwaitOp(
                 op.await_timepoint, operands, sizes, sync=op.sync is not None
             )
-            rewriter.insert_op(new, InsertPoint.before(op))
+            rewriter.insert(new, InsertPoint.before(op))
             subview = stream.ResourceSubviewOp(
                 new.results[i], view.source_size, view.source_offset, view.result_size
             )
-            rewriter.insert_op(subview, InsertPoint.before(op))
+            rewriter.insert(subview, InsertPoint.before(op))
             results = list(new.results)
             results[i] = subview.result
             _replace(rewriter, op, results)
@@ -496,7 +496,7 @@ def _narrow_constant(rewriter: PatternRewriter, op: Operation, value: SSAValue) 
         return None
     bits, width = narrowed
     const = arith.ConstantOp(IntegerAttr(bits, IntegerType(width)))
-    rewriter.insert_op(const, InsertPoint.before(op))
+    rewriter.insert(const, InsertPoint.before(op))
     return const.result
 
 
@@ -549,7 +549,7 @@ class ConvertSplatConstantsIntoSplats(RewritePattern):
         element_type = value.get_element_type()
         element = value.get_attrs()[0]
         const = arith.ConstantOp(element, element_type)
-        rewriter.insert_op(const, InsertPoint.before(op))
+        rewriter.insert(const, InsertPoint.before(op))
         rewriter.replace(op, stream.AsyncSplatOp(
             const.result, op.result.type, op.result_size,
             await_timepoint=op.await_timepoint, affinity=op.affinity,
@@ -719,7 +719,7 @@ class FoldLoadBitcast(RewritePattern):
             operands=list(op.operands), result_types=[cast.result.type],
             properties=dict(op.properties), attributes=dict(op.attributes),
         )
-        rewriter.insert_op(new, InsertPoint.before(op))
+        rewriter.insert(new, InsertPoint.before(op))
         _replace(rewriter, cast, [new.results[0]])
         rewriter.erase_op(op)
 
@@ -793,7 +793,7 @@ class TensorConstantToEmptyOrSplat(RewritePattern):
                 op.result_encoding, encoding_dims=op.result_encoding_dims,
                 affinity=op.affinity,
             )
-            rewriter.insert_op(size, InsertPoint.before(op))
+            rewriter.insert(size, InsertPoint.before(op))
             rewriter.replace(op, stream.TensorEmptyOp.build(
                 operands=[list(op.result_encoding_dims), size.storage_size],
                 properties={"result_encoding": op.result_encoding,
@@ -807,7 +807,7 @@ class TensorConstantToEmptyOrSplat(RewritePattern):
         size = stream.TensorSizeOfOp(
             op.result_encoding, encoding_dims=op.result_encoding_dims, affinity=op.affinity
         )
-        rewriter.insert_op([const, size], InsertPoint.before(op))
+        rewriter.insert([const, size], InsertPoint.before(op))
         rewriter.replace(op, stream.TensorSplatOp.build(
             operands=[const.result, list(op.result_encoding_dims), size.storage_size],
             properties={"result_encoding": op.result_encoding, "affinity": op.affinity},
@@ -842,7 +842,7 @@ def _add(rewriter: PatternRewriter, at: Operation, a: SSAValue, b: SSAValue) -> 
     if ca is not None and cb is not None:
         return _index_constant(rewriter, at, ca + cb)
     add = arith.AddiOp(a, b)
-    rewriter.insert_op(add, InsertPoint.before(at))
+    rewriter.insert(add, InsertPoint.before(at))
     return add.result
 
 
@@ -919,11 +919,11 @@ class PropagatePackOffset(RewritePattern):
             return
         intervals = [a.value.data for a in op.lifetime_intervals.data]
         new = _new_pack(op, None, intervals, list(op.dynamic_slice_sizes))
-        rewriter.insert_op(new, InsertPoint.before(op))
+        rewriter.insert(new, InsertPoint.before(op))
         offsets = list(new.packed_offsets)
         if _constant_int(op.offset) != 0:
             adds = [arith.AddiOp(op.offset, v) for v in new.packed_offsets]
-            rewriter.insert_op(adds, InsertPoint.before(op))
+            rewriter.insert(adds, InsertPoint.before(op))
             offsets = [a.result for a in adds]
         _replace(rewriter, op, [new.total_length, *offsets])
 
@@ -944,7 +944,7 @@ class SortPackIntervals(RewritePattern):
             [v for i in order for v in (intervals[2 * i], intervals[2 * i + 1])],
             [op.dynamic_slice_sizes[i] for i in order],
         )
-        rewriter.insert_op(new, InsertPoint.before(op))
+        rewriter.insert(new, InsertPoint.before(op))
         offsets: list[SSAValue] = [new.total_length] * count
         for position, i in enumerate(order):
             offsets[i] = new.packed_offsets[position]
@@ -963,7 +963,7 @@ class ElideUnusedAlloca(RewritePattern):
             _replace(rewriter, op, [op.result, op.await_timepoint])
             return
         immediate = stream.TimepointImmediateOp()
-        rewriter.insert_op(immediate, InsertPoint.before(op))
+        rewriter.insert(immediate, InsertPoint.before(op))
         _replace(rewriter, op, [op.result, immediate.result_timepoint])
 
 
@@ -993,7 +993,7 @@ class BatchTimelineAllocations(RewritePattern):
             result_types=[r.type for r in op.results],
         )
         join = stream.TimepointJoinOp([prev.result_timepoint, new.result_timepoint])
-        rewriter.insert_op([new, join], InsertPoint.before(op))
+        rewriter.insert([new, join], InsertPoint.before(op))
         _replace(rewriter, op, [*new.results[:-1], join.result_timepoint])
 
 
@@ -1011,7 +1011,7 @@ class ElideAllocaDealloca(RewritePattern):
         timepoint = op.await_timepoint
         if timepoint is None:
             immediate = stream.TimepointImmediateOp()
-            rewriter.insert_op(immediate, InsertPoint.before(op))
+            rewriter.insert(immediate, InsertPoint.before(op))
             timepoint = immediate.result_timepoint
         _replace(rewriter, op, [timepoint])
 
@@ -1098,7 +1098,7 @@ def _rebuild_region_op(
         **kwargs,  # type: ignore[arg-type]
     )
     new.attributes.update(op.attributes)
-    rewriter.insert_op(new, InsertPoint.before(op))
+    rewriter.insert(new, InsertPoint.before(op))
     return new
 
 
@@ -1140,7 +1140,7 @@ class ChainDependentAwaits(RewritePattern):
         timepoint = timepoints[0]
         if len(timepoints) > 1:
             join = stream.TimepointJoinOp(timepoints)
-            rewriter.insert_op(join, InsertPoint.before(op))
+            rewriter.insert(join, InsertPoint.before(op))
             timepoint = join.result_timepoint
         new = _rebuild_region_op(rewriter, op, operands=operands, await_timepoint=timepoint)
         _replace(rewriter, op, new.results)
@@ -1170,7 +1170,7 @@ class CloneCapturedSubviews(RewritePattern):
             subview = stream.ResourceSubviewOp(
                 argument, view.source_size, view.source_offset, view.result_size
             )
-            rewriter.insert_op(subview, InsertPoint.at_start(block))
+            rewriter.insert(subview, InsertPoint.at_start(block))
             rewriter.replace_uses_with_if(
                 argument, subview.result, lambda use: use.operation is not subview
             )
@@ -1199,7 +1199,7 @@ class ElideNoOpExecute(RewritePattern):
         timepoint = op.await_timepoint
         if timepoint is None:
             immediate = stream.TimepointImmediateOp()
-            rewriter.insert_op(immediate, InsertPoint.before(op))
+            rewriter.insert(immediate, InsertPoint.before(op))
             timepoint = immediate.result_timepoint
         _replace(rewriter, op, [*values, timepoint])
 
