@@ -1,19 +1,65 @@
-"""Symbol tables indexed once: shared by the analyses, the plan checker (which
-takes nothing else from the analyses, so this lives outside them) and
-verification.
+"""Symbol references and symbol tables, found once: shared by the analyses, the
+plan checker (which takes nothing else from the analyses, so this lives outside
+them) and verification.
 
-:class:`SymbolIndex` resolves references against one symbol table from a
-dictionary built once, where xDSL's ``SymbolTable.lookup_symbol`` scans the
-table's ops on every lookup (quadratic over a module's references).
+:func:`symbol_refs` is the one answer to "which symbols does this op name": every
+`SymbolRefAttr` among its attributes and properties, inside arrays, dictionaries
+and parametrized attributes (`#hal.device.affinity<@d>`). :class:`SymbolIndex`
+resolves references against one symbol table from a dictionary built once, where
+xDSL's ``SymbolTable.lookup_symbol`` scans the table's ops on every lookup
+(quadratic over a module's references).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
-from xdsl.ir import Operation
+from collections.abc import Iterable
+
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, SymbolRefAttr
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.traits import SymbolOpInterface, SymbolTable
 
-__all__ = ["SymbolIndex", "symbol_index"]
+__all__ = ["SymbolIndex", "SymbolRefScanner", "symbol_index", "symbol_refs"]
+
+
+class SymbolRefScanner:
+    """The symbol references nested in attributes, memoized per attribute object
+    (the same attribute is shared by many ops)."""
+
+    def __init__(self) -> None:
+        self._memo: dict[int, tuple[Attribute, tuple[SymbolRefAttr, ...]]] = {}
+
+    def scan(self, attr: Attribute) -> tuple[SymbolRefAttr, ...]:
+        found = self._memo.get(id(attr))
+        if found is not None:
+            return found[1]
+        refs: tuple[SymbolRefAttr, ...]
+        if isinstance(attr, SymbolRefAttr):
+            refs = (attr,)
+        elif isinstance(attr, ArrayAttr):
+            refs = self._all(attr.data)
+        elif isinstance(attr, DictionaryAttr):
+            refs = self._all(attr.data.values())
+        elif isinstance(attr, ParametrizedAttribute):
+            refs = self._all(p for p in attr.parameters if isinstance(p, Attribute))
+        else:
+            refs = ()
+        # The attribute is kept with its result so that its id is not reused.
+        self._memo[id(attr)] = (attr, refs)
+        return refs
+
+    def _all(self, attrs: Iterable[Attribute]) -> tuple[SymbolRefAttr, ...]:
+        return tuple(r for attr in attrs for r in self.scan(attr))
+
+    def op_refs(self, op: Operation) -> list[SymbolRefAttr]:
+        """The references among `op`'s attributes and properties."""
+        return [r for a in (*op.attributes.values(), *op.properties.values())
+                for r in self.scan(a)]
+
+
+def symbol_refs(op: Operation, scanner: SymbolRefScanner | None = None) -> list[SymbolRefAttr]:
+    """Every symbol reference among `op`'s attributes and properties (pass one
+    `scanner` for many ops to share its memo)."""
+    return (scanner or SymbolRefScanner()).op_refs(op)
 
 
 def symbol_index(table: Operation) -> dict[str, Operation]:

@@ -26,29 +26,16 @@ references they reach.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, SymbolRefAttr
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.traits import CallableOpInterface
 
 from memplan.analysis.byte_ranges import Linear, constant_reach
 from memplan.dialects.hip import ContextType
 from memplan.interfaces import context_memory, get_interface, memory_effects, outlined_bodies
-from memplan.symbols import SymbolIndex
+from memplan.symbols import SymbolIndex, SymbolRefScanner
 
 __all__ = ["CallGraph", "shared_context_memory"]
-
-
-def _symbol_refs(attribute: Attribute) -> Iterator[SymbolRefAttr]:
-    if isinstance(attribute, SymbolRefAttr):
-        yield attribute
-    elif isinstance(attribute, ArrayAttr):
-        for item in attribute.data:
-            yield from _symbol_refs(item)
-    elif isinstance(attribute, DictionaryAttr):
-        for item in attribute.data.values():
-            yield from _symbol_refs(item)
 
 
 def _has_body(op: Operation) -> bool:
@@ -83,9 +70,9 @@ class CallGraph:
         self._callees: dict[Operation | None, list[Operation]] = {}
         self._unknown: dict[Operation | None, Operation] = {}
         symbols = SymbolIndex(module)
+        scanner = SymbolRefScanner()
         for op in module.walk():
-            refs = [r for a in (*op.attributes.values(), *op.properties.values())
-                    for r in _symbol_refs(a)]
+            refs = scanner.op_refs(op)
             if not refs:
                 continue
             owner = _enclosing_function(op)

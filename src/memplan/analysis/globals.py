@@ -14,21 +14,18 @@ read or write it, so they keep it as it is).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     DenseIntOrFPElementsAttr,
-    DictionaryAttr,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
     StringAttr,
-    SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, SymbolTable
 
@@ -41,6 +38,7 @@ from memplan.dialects.util_interfaces import (
     InitializerInterface,
 )
 from memplan.interfaces import get_interface
+from memplan.symbols import SymbolRefScanner
 
 __all__ = [
     "Global",
@@ -151,35 +149,14 @@ def store_model(op: Operation) -> GlobalStoreInterface:
 
 
 class _SymbolScanner:
-    """Root symbol names referenced in attributes, memoized per attribute object
-    (the same attribute is shared by many ops)."""
+    """Root symbol names referenced in attributes (`memplan.symbols`' scanner,
+    memoized per attribute object)."""
 
     def __init__(self) -> None:
-        self._memo: dict[int, tuple[Attribute, frozenset[str]]] = {}
+        self._refs = SymbolRefScanner()
 
     def scan(self, attr: Attribute) -> frozenset[str]:
-        found = self._memo.get(id(attr))
-        if found is not None:
-            return found[1]
-        names: frozenset[str]
-        if isinstance(attr, SymbolRefAttr):
-            names = frozenset((attr.root_reference.data,))
-        elif isinstance(attr, ArrayAttr):
-            names = self._union(attr.data)
-        elif isinstance(attr, DictionaryAttr):
-            names = self._union(attr.data.values())
-        elif isinstance(attr, ParametrizedAttribute):
-            names = self._union(p for p in attr.parameters if isinstance(p, Attribute))
-        else:
-            names = frozenset()
-        self._memo[id(attr)] = (attr, names)
-        return names
-
-    def _union(self, attrs: Iterable[Attribute]) -> frozenset[str]:
-        names: set[str] = set()
-        for attr in attrs:
-            names |= self.scan(attr)
-        return frozenset(names)
+        return frozenset(r.root_reference.data for r in self._refs.scan(attr))
 
 
 class GlobalTable:

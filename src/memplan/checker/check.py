@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from math import inf, prod
 
 from xdsl.dialects import memref, scf
-from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, SymbolRefAttr
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import CallableOpInterface
 
@@ -32,7 +32,7 @@ from memplan.checker.model import (
 )
 from memplan.diagnostics import location_of
 from memplan.interfaces import ALL_STREAMS, get_interface, host_inline_regions
-from memplan.symbols import SymbolIndex
+from memplan.symbols import SymbolIndex, SymbolRefScanner
 
 __all__ = ["check_module"]
 
@@ -448,19 +448,6 @@ def _op_at(accesses: list[Access], level: int, index: int) -> Operation:
 # ------------------------------------------------------------------- calls
 
 
-def _callee_refs(op: Operation) -> list[object]:
-    """The symbol references among `op`'s attributes and properties."""
-    found: list[object] = []
-    pending = [*op.attributes.values(), *op.properties.values()]
-    while pending:
-        attribute = pending.pop()
-        if isinstance(attribute, SymbolRefAttr):
-            found.append(attribute)
-        elif isinstance(attribute, ArrayAttr):
-            pending.extend(attribute.data)
-    return found
-
-
 def _bodies(module: ModuleOp) -> list[tuple[Operation, list[Block]]]:
     found = []
     for op in module.walk():
@@ -514,10 +501,11 @@ def _call_summaries(module: ModuleOp, bodies) -> dict[Operation, dict[Operation,
     own = {f: _own_summaries(fn) for f, fn in plain.items()}
     sites: dict[Operation, list[tuple[Operation, Operation]]] = {f: [] for f in plain}
     symbols = SymbolIndex(module)
+    scanner = SymbolRefScanner()
     for f in plain:
         for op in f.walk():
-            for ref in _callee_refs(op):
-                target = symbols.lookup(ref)  # type: ignore[arg-type]
+            for ref in scanner.op_refs(op):
+                target = symbols.lookup(ref)
                 if target in plain:
                     sites[f].append((op, target))
 

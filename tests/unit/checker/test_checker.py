@@ -85,3 +85,27 @@ def test_a_buffer_past_the_scratch_asked_for():
         "%size = arith.constant 256", "%size = arith.constant 204")
     (violation,) = _check(text)
     assert "reaches past the end" in violation.message
+
+
+@pytest.mark.parametrize("reference", ["[@callee]", "{callee = @callee}"])
+def test_a_callee_named_inside_an_array_or_a_dictionary_is_seen(reference):
+    # An op naming its callee anywhere in its attributes runs it: two such ops on
+    # one context, unsynchronized, race on the callee's scratch.
+    text = """
+    func.func @callee(%ctx: !hip.context, %x: i64, %o: memref<1xf32>) {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %s = hip.get_host_scratch(%ctx, %c64) : memref<?xi8>
+      %a = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
+      memref.store %x, %a[%c0] : memref<1xi64>
+      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+      return
+    }
+    func.func @caller(%ctx: !hip.context, %x: i64, %o: memref<1xf32>) {
+      "test.invoke"(%ctx, %x, %o) {target = REF} : (!hip.context, i64, memref<1xf32>) -> ()
+      "test.invoke"(%ctx, %x, %o) {target = REF} : (!hip.context, i64, memref<1xf32>) -> ()
+      return
+    }
+    """.replace("REF", reference)
+    (violation,) = _check(text)
+    assert "@callee's 'hip.get_host_scratch'" in violation.message
