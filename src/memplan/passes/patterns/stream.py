@@ -351,21 +351,29 @@ def _sink_target(op: Operation) -> Operation | None:
     region = op.parent_region()
     if region is None:
         return None
-    users: list[Operation] = []
+    # An insertion-ordered dict: a membership test per use on a list was quadratic.
+    users: dict[Operation, None] = {}
     for result in op.results:
         for use in result.uses:
             owner: Operation | None = use.operation
             while owner is not None and owner.parent_region() is not region:
                 owner = owner.parent_op()
-            if owner is not None and owner not in users:
-                users.append(owner)
+            if owner is not None:
+                users[owner] = None
     if not users:
         return None
-    tree = DominatorTree(region)
-    common: Block | None = users[0].parent
-    for user in users[1:]:
-        assert common is not None and user.parent is not None
-        common = _nearest_common_dominator(tree, common, user.parent)
+    first, *others = users
+    common: Block | None = first.parent
+    # A single user, or users all in the entry block (reachable, so it dominates
+    # itself), need no dominator tree: the common block is theirs. Only users across
+    # blocks, or in a block that may be unreachable, build one.
+    if others and (
+        common is not region.blocks.first or any(u.parent is not common for u in others)
+    ):
+        tree = DominatorTree(region)
+        for user in others:
+            assert common is not None and user.parent is not None
+            common = _nearest_common_dominator(tree, common, user.parent)
     if common is None or common.last_op is None:
         return None
     target = common.last_op
