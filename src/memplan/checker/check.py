@@ -493,12 +493,18 @@ def _symbol(function: Operation) -> str:
     return getattr(name, "data", "?")
 
 
-def _call_summaries(module: ModuleOp, bodies) -> dict[Operation, dict[Operation, list]]:
+Summary = tuple[object, int, CallSummary]
+
+
+def _call_summaries(
+    module: ModuleOp, bodies
+) -> tuple[dict[Operation, dict[Operation, list]], list[Violation]]:
     """For each function, each call-like op in it (naming a function whose body the
     module holds) and what that function and its callees do to the context memory
-    of the contexts the call passes, as `CallSummary`s on the caller's values."""
+    of the contexts the call passes, as `CallSummary`s on the caller's values; and a
+    violation at each call whose callee's context the checker cannot name among the
+    call's operands (it cannot tell what the call touches)."""
     plain = {f: Function(f, blocks) for f, blocks in bodies}
-    own = {f: _own_summaries(fn) for f, fn in plain.items()}
     sites: dict[Operation, list[tuple[Operation, Operation]]] = {f: [] for f in plain}
     symbols = SymbolIndex(module)
     scanner = SymbolRefScanner()
@@ -508,29 +514,63 @@ def _call_summaries(module: ModuleOp, bodies) -> dict[Operation, dict[Operation,
                 target = symbols.lookup(ref)
                 if target in plain:
                     sites[f].append((op, target))
-
-    def reach(f: Operation, seen: frozenset) -> list[tuple[object, int, CallSummary]]:
-        found = list(own[f])
-        for op, target in sites[f]:
-            if target in seen:
-                continue
-            for identity, index, summary in reach(target, seen | {target}):
-                context = _mapped(op, target, index)
-                if context is not None and context in plain[f].args:
-                    found.append((identity, plain[f].args.index(context),
-                                  _at(summary, context)))
-        return found
-
+    summaries = _function_summaries(plain, sites)
     result: dict[Operation, dict[Operation, list]] = {}
+    unmapped: list[Violation] = []
     for f in plain:
         calls: dict[Operation, list] = {}
         for op, target in sites[f]:
-            for identity, index, summary in reach(target, frozenset({f, target})):
+            for identity, index, summary in summaries[target]:
                 context = _mapped(op, target, index)
                 if context is not None:
                     calls.setdefault(op, []).append(_at(summary, context))
+                elif not any(v.later is op for v in unmapped):
+                    unmapped.append(Violation(op, op, (
+                        f"cannot map the callee's context: @{_symbol(target)} reaches "
+                        f"{summary.label} on the context of its argument {index}, and this "
+                        "call passes no single value of that argument's type")))
         result[f] = calls
-    return result
+    return result, unmapped
+
+
+def _function_summaries(
+    plain: dict[Operation, Function], sites: dict[Operation, list[tuple[Operation, Operation]]]
+) -> dict[Operation, list[Summary]]:
+    """Each function's summaries (its own and its callees', on its entry arguments),
+    each computed once, callees first (reverse topological order of the call graph).
+    A call back into a function whose summary is still being computed (recursion)
+    is cut there: that function's accesses are its own call's."""
+    summaries: dict[Operation, list[Summary]] = {}
+    for root in plain:
+        if root in summaries:
+            continue
+        in_progress = {root}
+        stack = [(root, iter(sites[root]))]
+        while stack:
+            f, pending = stack[-1]
+            target = next((t for _, t in pending if t not in summaries and t not in in_progress), None)
+            if target is not None:
+                in_progress.add(target)
+                stack.append((target, iter(sites[target])))
+                continue
+            stack.pop()
+            in_progress.discard(f)
+            summaries[f] = _function_summary(plain[f], sites[f], summaries)
+    return summaries
+
+
+def _function_summary(
+    fn: Function, sites: list[tuple[Operation, Operation]], done: dict[Operation, list[Summary]]
+) -> list[Summary]:
+    """`fn`'s own summaries and those of the callees in `done` that its calls map
+    onto its entry arguments, each distinct one once."""
+    found: dict[Summary, None] = dict.fromkeys(_own_summaries(fn))
+    for op, target in sites:
+        for identity, index, summary in done.get(target, ()):
+            context = _mapped(op, target, index)
+            if context is not None and context in fn.args:
+                found[(identity, fn.args.index(context), _at(summary, context))] = None
+    return list(found)
 
 
 def _mapped(op: Operation, target: Operation, index: int) -> SSAValue | None:
@@ -554,9 +594,8 @@ def _at(summary: CallSummary, context: SSAValue) -> CallSummary:
 
 def check_module(module: ModuleOp) -> list[Violation]:
     """Every violation of DESIGN.md section 2 in the module's functions."""
-    violations: list[Violation] = []
     bodies = _bodies(module)
-    calls = _call_summaries(module, bodies)
+    calls, violations = _call_summaries(module, bodies)
     for function, blocks in bodies:
         checker = _Checker(Function(function, blocks, calls.get(function)))
         checker.check()

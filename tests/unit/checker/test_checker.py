@@ -109,3 +109,45 @@ def test_a_callee_named_inside_an_array_or_a_dictionary_is_seen(reference):
     """.replace("REF", reference)
     (violation,) = _check(text)
     assert "@callee's 'hip.get_host_scratch'" in violation.message
+
+
+def _double_call_chain(depth: int) -> str:
+    calls = [f"""
+    func.func @f{i}(%ctx: !hip.context, %x: i64) {{
+      func.call @f{i + 1}(%ctx, %x) : (!hip.context, i64) -> ()
+      func.call @f{i + 1}(%ctx, %x) : (!hip.context, i64) -> ()
+      return
+    }}""" for i in range(depth)]
+    return "\n".join(calls) + f"""
+    func.func @f{depth}(%ctx: !hip.context, %x: i64) {{
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %s = hip.get_host_scratch(%ctx, %c64) : memref<?xi8>
+      %a = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
+      memref.store %x, %a[%c0] : memref<1xi64>
+      return
+    }}"""
+
+
+def test_each_function_is_summarized_once(monkeypatch):
+    # Every path through the chain is one of 2**30; the summaries are 31. Host
+    # writes in program order do not race, at any depth.
+    import memplan.checker.check as check
+
+    computed = []
+    summarize = check._function_summary
+    monkeypatch.setattr(check, "_function_summary",
+                        lambda fn, *rest: computed.append(fn) or summarize(fn, *rest))
+    assert _check(_double_call_chain(30)) == []
+    assert len(computed) == len({id(fn.function) for fn in computed}) == 31
+
+
+def test_a_call_whose_callee_context_cannot_be_mapped_is_reported():
+    text = _double_call_chain(0) + """
+    func.func @caller(%ctx: !hip.context, %other: !hip.context, %x: i64) {
+      "test.invoke"(%x, %ctx, %other) {target = @f0} : (i64, !hip.context, !hip.context) -> ()
+      return
+    }"""
+    (violation,) = _check(text)
+    assert violation.later.name == "builtin.unregistered"
+    assert "cannot map the callee's context" in violation.message
