@@ -28,7 +28,12 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.util import tied_indices, tied_operands_attr, verify_tied_operands
+from memplan.dialects.util import (
+    parse_entry_points,
+    tied_indices,
+    tied_operands_attr,
+    verify_tied_operands,
+)
 
 __all__ = ["DispatchOp", "Flow"]
 
@@ -91,20 +96,7 @@ class DispatchOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DispatchOp:
-        def symbol() -> SymbolRefAttr:
-            pos = parser.pos
-            attr = parser.parse_attribute()
-            if not isinstance(attr, SymbolRefAttr):
-                parser.raise_error("expected an entry point symbol", pos)
-            return attr
-
-        if parser.parse_optional_punctuation("{") is not None:
-            entry_points = [symbol()]
-            while parser.parse_optional_punctuation(",") is not None:
-                entry_points.append(symbol())
-            parser.parse_punctuation("}")
-        else:
-            entry_points = [symbol()]
+        entry_points = parse_entry_points(parser)
         index = IndexType()
         workload: list[SSAValue] = []
         if parser.parse_optional_punctuation("[") is not None:

@@ -101,6 +101,7 @@ from xdsl.utils.exceptions import VerifyException
 from memplan.dialects.hal import DeviceAffinityAttr
 from memplan.dialects.util import (
     STREAM_PATTERNS,
+    parse_entry_points,
     parse_result_list,
     parse_sized_type,
     print_result_list,
@@ -948,20 +949,7 @@ class AsyncDispatchOp(IRDLOperation):
                 parser.raise_error("expected a #hal.device.affinity", pos)
             parser.parse_punctuation(")")
 
-        def parse_symbol() -> SymbolRefAttr:
-            pos = parser.pos
-            symbol = parser.parse_attribute()
-            if not isinstance(symbol, SymbolRefAttr):
-                parser.raise_error("expected an entry point symbol", pos)
-            return symbol
-
-        if parser.parse_optional_punctuation("{") is not None:
-            entry_points = [parse_symbol()]
-            while parser.parse_optional_punctuation(",") is not None:
-                entry_points.append(parse_symbol())
-            parser.parse_punctuation("}")
-        else:
-            entry_points = [parse_symbol()]
+        entry_points = parse_entry_points(parser)
 
         workload: list[UnresolvedOperand] = []
         if parser.parse_optional_punctuation("[") is not None:

@@ -219,6 +219,25 @@ def verify_tied_operands(
 # --------------------------------------------------------------------------------
 
 
+def parse_entry_points(parser: Parser) -> list[SymbolRefAttr]:
+    """`@sym` or `{@a, @b}`: the entry points of flow's and stream's dispatches."""
+
+    def symbol() -> SymbolRefAttr:
+        pos = parser.pos
+        attr = parser.parse_attribute()
+        if not isinstance(attr, SymbolRefAttr):
+            parser.raise_error("expected an entry point symbol", pos)
+        return attr
+
+    if parser.parse_optional_punctuation("{") is None:
+        return [symbol()]
+    entry_points = [symbol()]
+    while parser.parse_optional_punctuation(",") is not None:
+        entry_points.append(symbol())
+    parser.parse_punctuation("}")
+    return entry_points
+
+
 def parse_sized_type(
     parser: Parser,
 ) -> tuple[Attribute, UnresolvedOperand | None]:
