@@ -69,9 +69,15 @@ class CallGraph:
         self._callers: dict[Operation, Operation] = {}
         self._callees: dict[Operation | None, list[Operation]] = {}
         self._unknown: dict[Operation | None, Operation] = {}
+        # Each function's context-memory ops, by their model's identity, recorded
+        # in this one walk so that queries never walk a callee again.
+        self._memory: dict[Operation | None, dict[tuple[object, ...], list[Operation]]] = {}
         symbols = SymbolIndex(module)
         scanner = SymbolRefScanner()
         for op in module.walk():
+            if (model := context_memory(op)) is not None:
+                self._memory.setdefault(_enclosing_function(op), {}).setdefault(
+                    model.identity(op), []).append(op)
             refs = scanner.op_refs(op)
             if not refs:
                 continue
@@ -112,15 +118,23 @@ class CallGraph:
                 return op
         return None
 
+    def context_memory_in(self, function: Operation, kind: object) -> Operation | None:
+        """An op of `function` itself taking context memory whose identity begins
+        with `kind` (`ContextMemory.identity`: the same memory whatever its key)."""
+        for identity, ops in self._memory.get(function, {}).items():
+            if identity[0] == kind:
+                return ops[0]
+        return None
+
     def reserved(self, function: Operation, identity: tuple[object, ...]) -> tuple[int, int] | str:
         """`(reach, size)` of the context memory of `identity` that `function`'s
         callees use: the end of the bytes their uses reach and the largest size they
         ask for (0, 0 when none does); or why it is not known."""
         reach = size = 0
         for callee in self.callees(function):
-            for op in callee.walk():
+            for op in self._memory.get(callee, {}).get(identity, ()):
                 model = context_memory(op)
-                if model is None or model.identity(op) != identity or not op.results:
+                if model is None or not op.results:
                     continue
                 asked = None if model.size_index is None else Linear.of(
                     op.operands[model.size_index]).constant()
@@ -133,17 +147,17 @@ class CallGraph:
 
 
 def shared_context_memory(
-    calls: CallGraph, function: Operation, kept_apart: type[Operation] | None = None
+    calls: CallGraph, function: Operation, kept_apart: object | None = None
 ) -> str | None:
     """Why `function` may not place buffers in context memory (host scratch, a
     pool): it is called from elsewhere (its bytes would be its caller's, and two
     calls in one invocation are not synchronized), it hands its context to a
-    function memplan cannot see, or (for a `kept_apart` op class, whose memory is not
-    planned across calls) a function it calls takes that memory too. None when it
-    may."""
+    function memplan cannot see, or (for a `kept_apart` kind of context memory, the
+    first element of its `ContextMemory.identity`, whose memory is not planned across
+    calls) a function it calls takes that memory too. None when it may."""
     if kept_apart is not None:
         for callee in calls.callees(function):
-            taken = next((op for op in callee.walk() if isinstance(op, kept_apart)), None)
+            taken = calls.context_memory_in(callee, kept_apart)
             if taken is not None:
                 return (
                     f"a function it calls takes '{taken.name}' on the same runtime context, "

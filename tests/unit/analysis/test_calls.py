@@ -99,3 +99,15 @@ def test_symbols_are_looked_up_from_one_index(monkeypatch):
         assert _symbol_scans(monkeypatch, build, 3) == _symbol_scans(monkeypatch, build, 40) == 1
     graph, f = _functions()
     assert graph.callees(f["top"]) == [f["middle"], f["leaf"]]
+
+
+def test_context_memory_queries_do_not_walk_the_callees(monkeypatch):
+    from xdsl.ir import Operation
+
+    graph, f = _functions()
+    walks = []
+    walk = Operation.walk
+    monkeypatch.setattr(Operation, "walk", lambda op, *a, **k: walks.append(op) or walk(op, *a, **k))
+    assert graph.reserved(f["top"], (GetHostScratchOp, None)) == (48, 96)
+    assert "takes 'hip.get_host_scratch'" in shared_context_memory(graph, f["top"], GetHostScratchOp)
+    assert walks == []
