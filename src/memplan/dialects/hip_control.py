@@ -64,6 +64,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.analysis.data_layout import alloc_size
 from memplan.dialects.hip_base import TENSOR_OR_MEMREF, ContextType, op_prefix
 from memplan.interfaces import OperandEffects, OutlinedBodies, buffer_operands_named
 
@@ -246,7 +247,9 @@ class HipDNNGraphOutlineOp(IRDLOperation):
 
 _ELEMENT_BITS = {1, 8, 16, 32, 64}
 _FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
-"""The float element types hip-ep's constants may hold."""
+"""The float element types hip-ep's constants may hold. hip-ep sizes an element as
+ceil(bits / 8); for these and the integer widths above that is the data layout's
+alloc size, so the one size rule (`alloc_size`) gives hip-ep's byte sizes."""
 _INT64_MAX = 2**63 - 1
 
 
@@ -280,11 +283,10 @@ class ConstantOp(IRDLOperation):
             raise VerifyException(f"{where} requires a statically shaped ranked tensor result")
         element = t.element_type
         if isinstance(element, IntegerType):
-            bits = element.width.data
-            if bits not in _ELEMENT_BITS:
+            if element.width.data not in _ELEMENT_BITS:
                 raise VerifyException(f"{where} has unsupported integer element type '{element}'")
         elif isinstance(element, _FLOATS):
-            bits = element.bitwidth
+            pass
         elif AnyFloatConstr.verifies(element):
             raise VerifyException(f"{where} has unsupported floating-point element type '{element}'")
         else:
@@ -294,7 +296,9 @@ class ConstantOp(IRDLOperation):
             count *= d
         if count > _INT64_MAX:
             raise VerifyException(f"{where} result element count overflows int64")
-        expected = count * ((bits + 7) // 8)
+        element_bytes = alloc_size(element)
+        assert element_bytes is not None
+        expected = count * element_bytes
         if expected > _INT64_MAX:
             raise VerifyException(f"{where} result byte size overflows int64")
         if self.serialization_order is not None and self.serialization_order.value.data < 0:
@@ -303,6 +307,8 @@ class ConstantOp(IRDLOperation):
             if any(a is not None for a in (self.source_location, self.offset,
                                            self.memory_address, self.size)):
                 raise VerifyException(f"{where} inline source must contain only `value`")
+            if isinstance(self.value, DenseResourceAttr):
+                raise VerifyException(f"{where} inline `value` must be a DenseElementsAttr")
             if self.value.type != t:
                 raise VerifyException(
                     f"{where} inline `value` type '{self.value.type}' does not match result "

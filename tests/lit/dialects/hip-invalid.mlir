@@ -241,3 +241,27 @@ func.func @context_used_as_index(%ctx: !hip.context) {
   %p = hip.get_pool(%ctx, %ctx) : memref<?xi8>
   func.return
 }
+
+// -----
+
+func.func @constant_i1_size() {
+  // expected-error @+1 {{'hip.constant' op external source byte size 1 does not match result byte size 4}}
+  %c = hip.constant {location = "m.bin", offset = 8 : i64, size = 1 : i64} : tensor<4xi1>
+  func.return
+}
+
+// -----
+
+func.func @constant_f16_size() {
+  // expected-error @+1 {{'hip.constant' op external source byte size 6 does not match result byte size 12}}
+  %c = hip.constant {memory_address = 64 : i64, size = 6 : i64} : tensor<2x3xf16>
+  func.return
+}
+
+// -----
+
+func.func @constant_resource_value() {
+  // expected-error @+1 {{'hip.constant' op inline `value` must be a DenseElementsAttr}}
+  %c = hip.constant {value = dense_resource<blob> : tensor<2xi8>} : tensor<2xi8>
+  func.return
+}
