@@ -87,7 +87,7 @@ def _poison(rewriter: PatternRewriter, at: Operation, types) -> list[SSAValue]:
     values = []
     for type in types:
         poison = ub.PoisonOp(type)
-        rewriter.insert_op(poison, InsertPoint.before(at))
+        rewriter.insert(poison, InsertPoint.before(at))
         values.append(poison.result)
     return values
 
@@ -159,7 +159,7 @@ class IndexSwitchToIf(RewritePattern):
         (value,) = op.cases.iter_values()
         case = arith.ConstantOp(IntegerAttr(value, IndexType()))
         test = arith.CmpiOp(op.arg, case.result, "eq")
-        rewriter.insert_op([case, test], InsertPoint.before(op))
+        rewriter.insert([case, test], InsertPoint.before(op))
         then_region = op.detach_region(op.case_regions[0])
         else_region = op.detach_region(op.default_region)
         only = else_region.block.first_op
@@ -213,7 +213,7 @@ class MergeIndexSwitches(RewritePattern):
             op.arg, prev.cases, default, regions,
             [*prev.result_types, *op.result_types],
         )
-        rewriter.insert_op(new, InsertPoint.before(prev))
+        rewriter.insert(new, InsertPoint.before(prev))
         count = len(prev.results)
         _replace_all(rewriter, op, new.results[count:])
         _replace_all(rewriter, prev, new.results[:count])
