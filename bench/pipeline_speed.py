@@ -34,6 +34,7 @@ FFN = 1408
 HEADS, KV_HEADS, HEAD_DIM = 8, 4, 64
 VOCAB = 32000
 MAX_SEQ = 2048
+QKV = HIDDEN + 2 * KV_HEADS * HEAD_DIM
 
 
 @dataclass
@@ -45,49 +46,60 @@ class Module:
 
 
 def _layer(i: int, x: str) -> list[str]:
-    """One decoder layer in hip IR before memory planning: host-fed sequence lengths
-    that kernels read, views of a fused QKV buffer, attention, MLP, residual adds,
-    a position loop on the host. Returns the lines; the output buffer is ``%out{i}``."""
+    """One decoder layer in hip IR before memory planning, with hip-ep's kernels and
+    the attributes they require: host-fed sequence lengths cast on the device for
+    `hip.gqa`, views of a fused QKV buffer, rotary embedding, attention over a KV
+    cache, MLP, residual adds, a position loop on the host. Returns the lines; the
+    output buffer is ``%out{i}``."""
     t = f"memref<1x{HIDDEN}xf16>"
     heads = f"memref<1x{HEADS}x{HEAD_DIM}xf16>"
-    strided = f"memref<1x{HIDDEN}xf16, strided<[{2 * HIDDEN}, 1]>>"
-    strided_heads = f"memref<1x{HEADS}x{HEAD_DIM}xf16, strided<[{2 * HIDDEN}, {HEAD_DIM}, 1]>>"
-    cache = f"memref<{MAX_SEQ}x{KV_HEADS}x{HEAD_DIM}xf16>"
-    table = f"memref<{MAX_SEQ}x32xf16>"
+    qkv = f"memref<1x{QKV}xf16>"
+    strided = f"memref<1x{HIDDEN}xf16, strided<[{QKV}, 1]>>"
+    strided_heads = f"memref<1x{HEADS}x{HEAD_DIM}xf16, strided<[{QKV}, {HEAD_DIM}, 1]>>"
+    kv = KV_HEADS * HEAD_DIM
+    kv_view = [f"memref<1x{kv}xf16, strided<[{QKV}, 1], offset: {HIDDEN + j * kv}>>" for j in (0, 1)]
+    cache = f"memref<1x{KV_HEADS}x{MAX_SEQ}x{HEAD_DIM}xf16>"
+    table = f"memref<{MAX_SEQ}x{HEAD_DIM // 2}xf16>"
     a = "{alignment = 64 : i64}"
+    norm = "{axis = -1 : i64, epsilon = 9.99999974e-06 : f32, stash_type = 1 : i64}"
     return [
-        f"  %total{i} = memref.alloc() : memref<1xi64>",
+        f"  %total{i} = memref.alloc() : memref<i64>",
         f"  %sum{i} = arith.addi %past_len, %step_len : i64",
-        f"  memref.store %sum{i}, %total{i}[%c0] : memref<1xi64>",
-        f"  %total32_{i} = memref.alloc() : memref<1xi32>",
-        f"  hip.cast(%ctx) ins(%total{i} : memref<1xi64>) outs(%total32_{i} : memref<1xi32>)",
-        f"  %step{i} = memref.alloc() : memref<1xi64>",
-        f"  memref.store %step_len, %step{i}[%c0] : memref<1xi64>",
-        f"  %step32_{i} = memref.alloc() : memref<1xi32>",
-        f"  hip.cast(%ctx) ins(%step{i} : memref<1xi64>) outs(%step32_{i} : memref<1xi32>)",
-        f"  %positions{i} = memref.alloc() : memref<32xi64>",
+        f"  memref.store %sum{i}, %total{i}[] : memref<i64>",
+        f"  %total32_{i} = memref.alloc() : memref<i32>",
+        f"  hip.cast(%ctx) ins(%total{i} : memref<i64>) outs(%total32_{i} : memref<i32>) {{to = 6 : i64}}",
+        f"  %seqlen{i} = memref.alloc() : memref<1xi64>",
+        f"  %last{i} = arith.subi %sum{i}, %one : i64",
+        f"  memref.store %last{i}, %seqlen{i}[%c0] : memref<1xi64>",
+        f"  %seqlen32_{i} = memref.alloc() : memref<1xi32>",
+        f"  hip.cast(%ctx) ins(%seqlen{i} : memref<1xi64>) outs(%seqlen32_{i} : memref<1xi32>) {{to = 6 : i64}}",
+        f"  %positions{i} = memref.alloc() : memref<1x32xi64>",
         f"  scf.for %iv{i} = %c0 to %c32 step %c1 {{",
         f"    %pos{i} = arith.addi %past_idx, %iv{i} : index",
         f"    %pos64_{i} = arith.index_cast %pos{i} : index to i64",
-        f"    memref.store %pos64_{i}, %positions{i}[%iv{i}] : memref<32xi64>",
+        f"    memref.store %pos64_{i}, %positions{i}[%c0, %iv{i}] : memref<1x32xi64>",
         "  }",
         f"  %xn{i} = memref.alloc() {a} : {t}",
-        f"  hip.rms_norm(%ctx) ins({x}, %norm_w : {t}, memref<{HIDDEN}xf16>) outs(%xn{i} : {t}) {{epsilon = 1.000000e-05 : f32}}",
-        f"  %qkv{i} = memref.alloc() {a} : memref<1x{2 * HIDDEN}xf16>",
-        f"  hip.matmul(%ctx) ins(%xn{i}, %wqkv : {t}, memref<{HIDDEN}x{2 * HIDDEN}xf16>) outs(%qkv{i} : memref<1x{2 * HIDDEN}xf16>)",
-        f"  %q{i} = memref.subview %qkv{i}[0, 0] [1, {HIDDEN}] [1, 1] : memref<1x{2 * HIDDEN}xf16> to {strided}",
-        f"  %qh{i} = memref.reinterpret_cast %q{i} to offset: [0], sizes: [1, {HEADS}, {HEAD_DIM}], strides: [{2 * HIDDEN}, {HEAD_DIM}, 1] : {strided} to {strided_heads}",
+        f"  hip.rms_norm(%ctx) ins({x}, %norm_w : {t}, memref<{HIDDEN}xf16>) outs(%xn{i} : {t}) {norm}",
+        f"  %qkv{i} = memref.alloc() {a} : {qkv}",
+        f"  hip.matmul(%ctx) ins(%xn{i}, %wqkv : {t}, memref<{HIDDEN}x{QKV}xf16>) outs(%qkv{i} : {qkv})",
+        f"  %q{i} = memref.subview %qkv{i}[0, 0] [1, {HIDDEN}] [1, 1] : {qkv} to {strided}",
+        f"  %key{i} = memref.subview %qkv{i}[0, {HIDDEN}] [1, {kv}] [1, 1] : {qkv} to {kv_view[0]}",
+        f"  %value{i} = memref.subview %qkv{i}[0, {HIDDEN + kv}] [1, {kv}] [1, 1] : {qkv} to {kv_view[1]}",
+        f"  %qh{i} = memref.reinterpret_cast %q{i} to offset: [0], sizes: [1, {HEADS}, {HEAD_DIM}], strides: [{QKV}, {HEAD_DIM}, 1] : {strided} to {strided_heads}",
         f"  %qr{i} = memref.alloc() {a} : {heads}",
-        f"  hip.rope(%ctx) ins(%qh{i}, %positions{i}, %cos, %sin : {strided_heads}, memref<32xi64>, {table}, {table}) outs(%qr{i} : {heads}) {{interleaved = 0 : i64}}",
+        f"  hip.rope(%ctx) ins(%qh{i}, %positions{i}, %cos, %sin : {strided_heads}, memref<1x32xi64>, {table}, {table}) outs(%qr{i} : {heads})"
+        f" {{interleaved = 0 : i64, num_heads = {HEADS} : i64, rotary_embedding_dim = {HEAD_DIM} : i64}}",
         f"  %att{i} = memref.alloc() {a} : {heads}",
-        f"  hip.group_query_attention(%ctx) ins(%qr{i}, %k_cache, %v_cache, %total32_{i}, %step32_{i} : {heads}, {cache}, {cache}, memref<1xi32>, memref<1xi32>) outs(%att{i} : {heads}) {{kv_num_heads = {KV_HEADS} : i64, num_heads = {HEADS} : i64}}",
+        f"  hip.gqa(%ctx) ins(%qr{i}, %key{i}, %value{i}, %k_past, %v_past, %seqlen32_{i}, %total32_{i} : {heads}, {kv_view[0]}, {kv_view[1]}, {cache}, {cache}, memref<1xi32>, memref<i32>)"
+        f" outs(%att{i}, %k_cache, %v_cache : {heads}, {cache}, {cache}) {{kv_num_heads = {KV_HEADS} : i64, num_heads = {HEADS} : i64}}",
         f"  %flat{i} = memref.collapse_shape %att{i} [[0], [1, 2]] : {heads} into {t}",
         f"  %proj{i} = memref.alloc() {a} : {t}",
         f"  hip.matmul(%ctx) ins(%flat{i}, %wo : {t}, memref<{HIDDEN}x{HIDDEN}xf16>) outs(%proj{i} : {t})",
         f"  %h{i} = memref.alloc() {a} : {t}",
         f"  hip.add(%ctx) ins({x}, %proj{i} : {t}, {t}) outs(%h{i} : {t})",
         f"  %hn{i} = memref.alloc() {a} : {t}",
-        f"  hip.rms_norm(%ctx) ins(%h{i}, %norm_w : {t}, memref<{HIDDEN}xf16>) outs(%hn{i} : {t}) {{epsilon = 1.000000e-05 : f32}}",
+        f"  hip.rms_norm(%ctx) ins(%h{i}, %norm_w : {t}, memref<{HIDDEN}xf16>) outs(%hn{i} : {t}) {norm}",
         f"  %up{i} = memref.alloc() {a} : memref<1x{FFN}xf16>",
         f"  hip.matmul(%ctx) ins(%hn{i}, %w_up : {t}, memref<{HIDDEN}x{FFN}xf16>) outs(%up{i} : memref<1x{FFN}xf16>)",
         f"  %act{i} = memref.alloc() {a} : memref<1x{FFN}xf16>",
@@ -96,14 +108,31 @@ def _layer(i: int, x: str) -> list[str]:
         f"  hip.matmul(%ctx) ins(%act{i}, %w_down : memref<1x{FFN}xf16>, memref<{FFN}x{HIDDEN}xf16>) outs(%down{i} : {t})",
         f"  %out{i} = memref.alloc() {a} : {t}",
         f"  hip.add(%ctx) ins(%h{i}, %down{i} : {t}, {t}) outs(%out{i} : {t})",
-        f"  memref.dealloc %total{i} : memref<1xi64>",
-        f"  memref.dealloc %step{i} : memref<1xi64>",
+        f"  memref.dealloc %total{i} : memref<i64>",
+        f"  memref.dealloc %seqlen{i} : memref<1xi64>",
     ]
 
 
 #: Ops in one layer (each line of :func:`_layer` is one op, the loop's ``}`` its
 #: implicit terminator ``scf.yield``).
-LAYER_OPS = 42
+LAYER_OPS = len(_layer(0, "%x"))
+
+
+def _read_back(i: int, x: str) -> list[str]:
+    """The host reads the greedy token of ``x``: `hip.top_k` with k = 1 (a host-fed
+    scalar), then hip-ep's synchronizing `hip.readback_scalar` of the index."""
+    t = f"memref<1x{HIDDEN}xf16>"
+    return [
+        f"    %top{i} = memref.alloc() : memref<1x1xf16>",
+        f"    %idx{i} = memref.alloc() : memref<1x1xi64>",
+        f"    hip.top_k(%ctx) ins({x}, %top_k : {t}, memref<1xi64>) outs(%top{i}, %idx{i} : memref<1x1xf16>, memref<1x1xi64>)"
+        " {axis = 1 : i64, largest = true, sorted = true}",
+        f"    %seen{i} = hip.readback_scalar(%ctx, %idx{i} : memref<1x1xi64>) -> i64",
+    ]
+
+
+#: Ops of one read-back.
+READ_BACK_OPS = len(_read_back(0, "%x"))
 
 
 def _weight(k: int) -> tuple[list[str], list[str]]:
@@ -155,10 +184,11 @@ def decoder_module(ops: int) -> Module:
     synchronize every fourth layer with a host read-back; and an IREE-style
     ``util.initializer`` with each weight's encode chain hoisted twice."""
     weights = max(1, ops // 5 // WEIGHT_OPS)
-    layers = max(1, (ops - weights * WEIGHT_OPS) // (LAYER_OPS + 1))  # + a read-back every 4th
+    per_layer = LAYER_OPS + READ_BACK_OPS / 4
+    layers = max(1, int((ops - weights * WEIGHT_OPS) / per_layer))
     t = f"memref<1x{HIDDEN}xf16>"
-    table = f"memref<{MAX_SEQ}x32xf16>"
-    cache = f"memref<{MAX_SEQ}x{KV_HEADS}x{HEAD_DIM}xf16>"
+    table = f"memref<{MAX_SEQ}x{HEAD_DIM // 2}xf16>"
+    cache = f"memref<1x{KV_HEADS}x{MAX_SEQ}x{HEAD_DIM}xf16>"
     lines = ["module {"]
     initializer: list[str] = []
     for k in range(weights):
@@ -168,16 +198,19 @@ def decoder_module(ops: int) -> Module:
     lines += ["  util.initializer {", *initializer, "    util.return", "  }"]
     lines += [
         f"  func.func @decode(%ctx: !hip.context, %x0: {t}, %norm_w: memref<{HIDDEN}xf16>,"
-        f" %wqkv: memref<{HIDDEN}x{2 * HIDDEN}xf16>, %wo: memref<{HIDDEN}x{HIDDEN}xf16>,"
+        f" %wqkv: memref<{HIDDEN}x{QKV}xf16>, %wo: memref<{HIDDEN}x{HIDDEN}xf16>,"
         f" %w_up: memref<{HIDDEN}x{FFN}xf16>, %w_down: memref<{FFN}x{HIDDEN}xf16>,"
-        f" %cos: {table}, %sin: {table}, %k_cache: {cache}, %v_cache: {cache},"
-        f" %past_len: i64, %step_len: i64) -> memref<1xi64> {{",
-        "  %c0 = arith.constant 0 : index",
-        "  %c1 = arith.constant 1 : index",
-        "  %c32 = arith.constant 32 : index",
-        "  %past_idx = arith.index_cast %past_len : i64 to index",
+        f" %cos: {table}, %sin: {table}, %k_past: {cache}, %v_past: {cache},"
+        f" %k_cache: {cache}, %v_cache: {cache}, %past_len: i64, %step_len: i64) -> i64 {{",
+        "    %c0 = arith.constant 0 : index",
+        "    %c1 = arith.constant 1 : index",
+        "    %c32 = arith.constant 32 : index",
+        "    %one = arith.constant 1 : i64",
+        "    %past_idx = arith.index_cast %past_len : i64 to index",
+        "    %top_k = memref.alloc() : memref<1xi64>",
+        "    memref.store %one, %top_k[%c0] : memref<1xi64>",
     ]
-    func_ops = 4
+    func_ops = 7
     x = "%x0"
     body: list[str] = []
     for i in range(layers):
@@ -185,24 +218,11 @@ def decoder_module(ops: int) -> Module:
         func_ops += LAYER_OPS
         x = f"%out{i}"
         if i % 4 == 3:
-            # A read-back: the host waits for the stream, then reads a value.
-            body += [
-                f"    %probe{i} = memref.alloc() : memref<1xi64>",
-                f"    hip.argmax(%ctx) ins({x} : {t}) outs(%probe{i} : memref<1xi64>) {{axis = 1 : i64}}",
-                "    hip.synchronize(%ctx)",
-                f"    %seen{i} = memref.load %probe{i}[%c0] : memref<1xi64>",
-            ]
-            func_ops += 4
-    lines += [
-        *body,
-        "    %next = memref.alloc() : memref<1xi64>",
-        f"    hip.argmax(%ctx) ins({x} : {t}) outs(%next : memref<1xi64>) {{axis = 1 : i64}}",
-        "    hip.synchronize(%ctx)",
-        "    return %next : memref<1xi64>",
-        "  }",
-        "}",
-    ]
-    func_ops += 5  # the 4 ops above and func.func
+            body += _read_back(i, x)
+            func_ops += READ_BACK_OPS
+    last = _read_back(layers, x)
+    lines += [*body, *last, f"    return %seen{layers} : i64", "  }", "}"]
+    func_ops += READ_BACK_OPS + 2  # the last read-back, return and func.func
     total = 1 + weights * WEIGHT_OPS + 2 + func_ops  # module, initializer and its return
     return Module("\n".join(lines) + "\n", total, layers, weights)
 
