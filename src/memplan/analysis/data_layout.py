@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-__all__ = ["INDEX_BITS", "abi_alignment", "alloc_size", "bit_width"]
+__all__ = ["INDEX_BITS", "abi_alignment", "alloc_size", "bit_width", "stream_element_bytes"]
 
 INDEX_BITS = 64
 """The width of `index` in memory (a 64-bit target, as hip-ep's)."""
@@ -106,3 +106,21 @@ def alloc_size(element: Attribute) -> int | None:
         return None
     store = max(1, -(-bits // 8))
     return -(-store // alignment) * alignment
+
+
+def stream_element_bytes(element: Attribute) -> int | None:
+    """The bytes IREE's stream dialect gives one element (its rounded element byte
+    width, not LLVM's layout): ceil(bits / 8) rounded up to a power of two, twice
+    that for `complex<T>`, the element's times the count for a fixed vector."""
+    if isinstance(element, ComplexType):
+        part = stream_element_bytes(element.element_type)
+        return None if part is None else 2 * part
+    if isinstance(element, VectorType):
+        if any(element.get_scalable_dims()):
+            return None
+        part = stream_element_bytes(element.element_type)
+        return None if part is None else part * element.element_count()
+    bits = bit_width(element)
+    if bits is None or bits == 0:
+        return None
+    return _power_of_two_ceil(-(-bits // 8))

@@ -120,3 +120,124 @@ util.func public @transfer_stays(%r: !stream.resource<constant>, %n: index) -> !
   %0 = stream.async.transfer %r : !stream.resource<constant>{%n} -> !stream.resource<external>{%n}
   util.return %0 : !stream.resource<external>
 }
+
+// -----
+
+// A fill of the bytes the previous fill wrote, right after or right before its
+// range, widens that fill (an i32 zero fills the same bytes as an i8 zero). A fill
+// with other bytes, one leaving a gap, or one after a fill used twice stays.
+
+// CHECK-LABEL: @adjacent_fills
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<*>, %[[N:.+]]: index)
+util.func public @adjacent_fills(%r: !stream.resource<*>, %n: index) -> !stream.resource<*> {
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %c10 = arith.constant 10 : index
+  %c20 = arith.constant 20 : index
+  %c30 = arith.constant 30 : index
+  %c40 = arith.constant 40 : index
+  %c50 = arith.constant 50 : index
+  %z8 = arith.constant 0 : i8
+  %z32 = arith.constant 0 : i32
+  %one = arith.constant 1 : i8
+  // CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
+  // CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
+  // CHECK-DAG: %[[C10:.+]] = arith.constant 10 : index
+  // CHECK-DAG: %[[Z:.+]] = arith.constant 0 : i8
+  // CHECK: %[[F:.+]] = stream.async.fill %[[Z]], %[[R]][%[[C2]] to %[[C10]] for %[[C8]]] : i8 -> %[[R]] as !stream.resource<*>{%[[N]]}
+  %0 = stream.async.fill %z8, %r[%c2 to %c6 for %c4] : i8 -> %r as !stream.resource<*>{%n}
+  %1 = stream.async.fill %z32, %0[%c6 to %c10 for %c4] : i32 -> %0 as !stream.resource<*>{%n}
+  // CHECK: %[[G:.+]] = stream.async.fill %{{.+}}, %[[F]][%[[C10]] to
+  %2 = stream.async.fill %one, %1[%c10 to %c30 for %c20] : i8 -> %1 as !stream.resource<*>{%n}
+  // CHECK: stream.async.fill %{{.+}}, %[[G]][%{{.+}} to
+  %3 = stream.async.fill %one, %2[%c40 to %c50 for %c10] : i8 -> %2 as !stream.resource<*>{%n}
+  util.return %3 : !stream.resource<*>
+}
+
+// CHECK-LABEL: @front_fill
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<*>, %[[N:.+]]: index)
+util.func public @front_fill(%r: !stream.resource<*>, %n: index) -> !stream.resource<*> {
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %v = arith.constant 7 : i8
+  // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
+  // CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
+  // CHECK-DAG: %[[C12:.+]] = arith.constant 12 : index
+  // CHECK: %[[F:.+]] = stream.async.fill %{{.+}}, %[[R]][%[[C4]] to %[[C12]] for %[[C8]]]
+  // CHECK-NEXT: util.return %[[F]]
+  %0 = stream.async.fill %v, %r[%c8 to %c12 for %c4] : i8 -> %r as !stream.resource<*>{%n}
+  %1 = stream.async.fill %v, %0[%c4 to %c8 for %c4] : i8 -> %0 as !stream.resource<*>{%n}
+  util.return %1 : !stream.resource<*>
+}
+
+// CHECK-LABEL: @shared_fill_stays
+util.func public @shared_fill_stays(%r: !stream.resource<*>, %n: index) -> (!stream.resource<*>, !stream.resource<*>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %v = arith.constant 7 : i8
+  // CHECK-COUNT-2: stream.async.fill
+  %0 = stream.async.fill %v, %r[%c0 to %c4 for %c4] : i8 -> %r as !stream.resource<*>{%n}
+  %1 = stream.async.fill %v, %0[%c4 to %c8 for %c4] : i8 -> %0 as !stream.resource<*>{%n}
+  util.return %0, %1 : !stream.resource<*>, !stream.resource<*>
+}
+
+// -----
+
+// A load of a clone staged by a transfer loads a staged slice of just the loaded
+// element of the clone's source; a transfer with another user keeps the clone.
+
+// CHECK-LABEL: @clone_into_load
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<external>, %[[N:.+]]: index, %[[O:.+]]: index)
+util.func public @clone_into_load(%r: !stream.resource<external>, %n: index, %o: index) -> i16 {
+  // CHECK-NOT: stream.async.clone
+  // CHECK-DAG: %[[W:.+]] = arith.constant 2 : index
+  // CHECK-DAG: %[[Z:.+]] = arith.constant 0 : index
+  // CHECK: %[[E:.+]] = arith.addi %[[O]], %[[W]]
+  // CHECK: %[[S:.+]] = stream.async.slice %[[R]][%[[O]] to %[[E]]] : !stream.resource<external>{%[[N]]} -> !stream.resource<external>{%[[W]]}
+  // CHECK: %[[T:.+]] = stream.async.transfer %[[S]] : !stream.resource<external>{%[[W]]} -> !stream.resource<staging>{%[[W]]}
+  // CHECK: stream.async.load %[[T]][%[[Z]]] : !stream.resource<staging>{%[[W]]} -> i16
+  %0 = stream.async.clone %r : !stream.resource<external>{%n} -> !stream.resource<*>{%n}
+  %1 = stream.async.transfer %0 : !stream.resource<*>{%n} -> !stream.resource<staging>{%n}
+  %2 = stream.async.load %1[%o] : !stream.resource<staging>{%n} -> i16
+  util.return %2 : i16
+}
+
+// CHECK-LABEL: @shared_transfer_keeps_clone
+util.func public @shared_transfer_keeps_clone(%r: !stream.resource<external>, %n: index, %o: index) -> (i16, !stream.resource<staging>) {
+  // CHECK: stream.async.clone
+  // CHECK-NOT: stream.async.slice
+  %0 = stream.async.clone %r : !stream.resource<external>{%n} -> !stream.resource<*>{%n}
+  %1 = stream.async.transfer %0 : !stream.resource<*>{%n} -> !stream.resource<staging>{%n}
+  %2 = stream.async.load %1[%o] : !stream.resource<staging>{%n} -> i16
+  util.return %2, %1 : i16, !stream.resource<staging>
+}
+
+// CHECK-LABEL: @tensor_clone_into_load
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<external>, %[[N:.+]]: index, %[[I:.+]]: index)
+util.func public @tensor_clone_into_load(%r: !stream.resource<external>, %n: index, %i: index) -> f16 {
+  // CHECK-NOT: stream.tensor.clone
+  // CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : index
+  // CHECK-DAG: %[[Z:.+]] = arith.constant 0 : index
+  // CHECK: %[[SZ:.+]] = stream.tensor.sizeof tensor<1x1x1xf16> : index
+  // CHECK: %[[S:.+]] = stream.tensor.slice %[[R]][%[[I]], %[[I]], %[[Z]] for %[[ONE]], %[[ONE]], %[[ONE]]] : tensor<2x3x4xf16> in !stream.resource<external>{%[[N]]} -> tensor<1x1x1xf16> in !stream.resource<external>{%[[SZ]]}
+  // CHECK: %[[T:.+]] = stream.async.transfer %[[S]]
+  // CHECK: stream.tensor.load %[[T]][%[[Z]], %[[Z]], %[[Z]]] : tensor<1x1x1xf16> in !stream.resource<staging>{%[[SZ]]} -> f16
+  %c0 = arith.constant 0 : index
+  %0 = stream.tensor.clone %r : tensor<2x3x4xf16> in !stream.resource<external>{%n} -> tensor<2x3x4xf16> in !stream.resource<*>{%n}
+  %1 = stream.async.transfer %0 : !stream.resource<*>{%n} -> !stream.resource<staging>{%n}
+  %2 = stream.tensor.load %1[%i, %i, %c0] : tensor<2x3x4xf16> in !stream.resource<staging>{%n} -> f16
+  util.return %2 : f16
+}
+
+// CHECK-LABEL: @reshaping_clone_stays
+util.func public @reshaping_clone_stays(%r: !stream.resource<external>, %n: index, %i: index) -> f16 {
+  // CHECK: stream.tensor.clone
+  // CHECK-NOT: stream.tensor.slice
+  %0 = stream.tensor.clone %r : tensor<2x12xf16> in !stream.resource<external>{%n} -> tensor<24xf16> in !stream.resource<*>{%n}
+  %1 = stream.async.transfer %0 : !stream.resource<*>{%n} -> !stream.resource<staging>{%n}
+  %2 = stream.tensor.load %1[%i] : tensor<24xf16> in !stream.resource<staging>{%n} -> f16
+  util.return %2 : f16
+}
