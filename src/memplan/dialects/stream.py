@@ -29,8 +29,9 @@ what a `resource.size` folder needs.
 
 from __future__ import annotations
 
-from abc import ABC
-from collections.abc import Callable, Sequence
+from abc import abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 from enum import Enum
 
@@ -334,21 +335,43 @@ class TimepointAttr(TypedAttribute):
 # --------------------------------------------------------------------------------
 
 
-class SizeAware(OpTrait, ABC):
+@dataclass(frozen=True)
+class SizeAware(OpTrait):
     """IREE's `SizeAwareOpInterface`: the byte size of each resource operand and
-    result, as an SSA index value (None for values that are not resources)."""
+    result, as an SSA index value (None for values that are not resources).
+
+    Ops with resources at fixed positions declare, per position, the field that
+    holds its size (`SizeAware.fields(operands={0: "source_size"})`); ops whose
+    resources are variadic answer through `operand_size_of` / `result_size_of`."""
+
+    operands: tuple[tuple[int, str], ...] = ()
+    results: tuple[tuple[int, str], ...] = ()
+
+    @staticmethod
+    def fields(
+        operands: Mapping[int, str] | None = None,
+        results: Mapping[int, str] | None = None,
+    ) -> SizeAware:
+        return SizeAware(
+            tuple(sorted((operands or {}).items())),
+            tuple(sorted((results or {}).items())),
+        )
+
+    @staticmethod
+    def _lookup(
+        op: Operation, fields: tuple[tuple[int, str], ...], method: str, index: int
+    ) -> SSAValue | None:
+        for position, field in fields:
+            if position == index:
+                return getattr(op, field)
+        answer: Callable[[int], SSAValue | None] | None = getattr(op, method, None)
+        return answer(index) if answer is not None else None
 
     def result_size(self, op: Operation, index: int) -> SSAValue | None:
-        method: Callable[[int], SSAValue | None] | None = getattr(
-            op, "result_size_of", None
-        )
-        return method(index) if method is not None else None
+        return self._lookup(op, self.results, "result_size_of", index)
 
     def operand_size(self, op: Operation, index: int) -> SSAValue | None:
-        method: Callable[[int], SSAValue | None] | None = getattr(
-            op, "operand_size_of", None
-        )
-        return method(index) if method is not None else None
+        return self._lookup(op, self.operands, "operand_size_of", index)
 
 
 def find_size(value: SSAValue) -> SSAValue | None:
@@ -361,6 +384,24 @@ def find_size(value: SSAValue) -> SSAValue | None:
     if trait is None:
         return None
     return trait.result_size(value.op, value.index)
+
+
+def resource_positions(values: Sequence[SSAValue]) -> dict[int, int]:
+    """Index among `values` -> index among its resource-typed values: how IREE
+    lists the sizes of a variadic operand or result group (one per resource)."""
+    positions: dict[int, int] = {}
+    for i, value in enumerate(values):
+        if isinstance(value.type, ResourceType):
+            positions[i] = len(positions)
+    return positions
+
+
+def size_among(
+    values: Sequence[SSAValue], sizes: Sequence[SSAValue], index: int
+) -> SSAValue | None:
+    """The size of `values[index]` in a group whose `sizes` follow its resources."""
+    position = resource_positions(values).get(index)
+    return None if position is None else sizes[position]
 
 
 def _dynamic_dim_count(type: Attribute) -> int:
@@ -379,6 +420,27 @@ def _verify_dims(type: Attribute, dims: Sequence[SSAValue], what: str) -> None:
 
 
 _AFFINITY = "(`on` `(` qualified($affinity)^ `)`)?"
+"""`on(#hal.device.affinity<...>)` in a declarative format; hand-written parsers
+use `parse_optional_on` / `print_optional_on`, which read and write the same text."""
+
+
+def parse_optional_on(parser: Parser) -> DeviceAffinityAttr | None:
+    if parser.parse_optional_keyword("on") is None:
+        return None
+    parser.parse_punctuation("(")
+    pos = parser.pos
+    affinity = parser.parse_attribute()
+    if not isinstance(affinity, DeviceAffinityAttr):
+        parser.raise_error("expected a #hal.device.affinity", pos)
+    parser.parse_punctuation(")")
+    return affinity
+
+
+def print_optional_on(printer: Printer, affinity: DeviceAffinityAttr | None) -> None:
+    if affinity is not None:
+        printer.print_string(" on(")
+        printer.print_attribute(affinity)
+        printer.print_string(")")
 
 
 def _at_operand_brace(parser: Parser) -> bool:
@@ -541,7 +603,7 @@ class AsyncTransferOp(IRDLOperation):
     execution_affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
     assembly_format = (
         "(`on` `(` qualified($execution_affinity)^ `)`)? "
@@ -576,12 +638,6 @@ class AsyncTransferOp(IRDLOperation):
     def result_affinity(self) -> DeviceAffinityAttr | None:
         """The affinity of the result (IREE 3.13 calls it `target_affinity`)."""
         return self.target_affinity
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.result_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
 
 
 @irdl_op_definition
@@ -641,7 +697,7 @@ class TensorEncodeOp(IRDLOperation):
     result = result_def(ResourceType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
     custom_directives = (EncodingDims,)
 
@@ -685,12 +741,6 @@ class TensorEncodeOp(IRDLOperation):
         _verify_dims(self.source_encoding, self.source_encoding_dims, "type set")
         _verify_dims(self.result_encoding, self.result_encoding_dims, "type set")
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.result_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
-
 
 # --------------------------------------------------------------------------------
 # Allocation, cloning, dispatch
@@ -709,7 +759,7 @@ class AsyncAllocaOp(IRDLOperation):
     result = result_def(ResourceType)
 
     traits = traits_def(STREAM_PATTERNS, 
-        OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware()
+        OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware.fields(results={0: "storage_size"})
     )
 
     assembly_format = (
@@ -729,9 +779,6 @@ class AsyncAllocaOp(IRDLOperation):
             result_types=[result_type],
         )
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.storage_size
-
 
 @irdl_op_definition
 class AsyncCloneOp(IRDLOperation):
@@ -748,7 +795,7 @@ class AsyncCloneOp(IRDLOperation):
 
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
-        SizeAware(),
+        SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}),
     )
 
     assembly_format = (
@@ -770,12 +817,6 @@ class AsyncCloneOp(IRDLOperation):
             properties={"affinity": affinity},
             result_types=[result_type],
         )
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.result_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
 
 
 class _DispatchEffects(MemoryEffect):
@@ -892,26 +933,17 @@ class AsyncDispatchOp(IRDLOperation):
         """Per result, the index into `resource_operands` it is tied to."""
         return tied_indices(self.tied_operands, len(self.results))
 
-    def _resource_positions(self, values: Sequence[SSAValue]) -> dict[int, int]:
-        positions: dict[int, int] = {}
-        for i, value in enumerate(values):
-            if isinstance(value.type, ResourceType):
-                positions[i] = len(positions)
-        return positions
-
     def result_size_of(self, index: int) -> SSAValue | None:
-        position = self._resource_positions(self.results).get(index)
-        return None if position is None else self.result_sizes[position]
+        return size_among(self.results, self.result_sizes, index)
 
     def operand_size_of(self, index: int) -> SSAValue | None:
         """The size of `resource_operands[index]` (not of the op's operand #index)."""
-        position = self._resource_positions(self.resource_operands).get(index)
-        return None if position is None else self.resource_operand_sizes[position]
+        return size_among(self.resource_operands, self.resource_operand_sizes, index)
 
     def verify_(self) -> None:
         if not self.entry_points.data:
             raise VerifyException("at least one entry point must be defined")
-        resources = len(self._resource_positions(self.resource_operands))
+        resources = len(resource_positions(self.resource_operands))
         if len(self.resource_operand_sizes) != resources:
             raise VerifyException(
                 f"value set has {resources} dynamic dimensions but only "
@@ -926,7 +958,7 @@ class AsyncDispatchOp(IRDLOperation):
             raise VerifyException(
                 "mismatch on resource range offsets/ends/lengths; counts must match"
             )
-        result_resources = len(self._resource_positions(self.results))
+        result_resources = len(resource_positions(self.results))
         if len(self.result_sizes) != result_resources:
             raise VerifyException(
                 f"value set has {result_resources} dynamic dimensions but only "
@@ -940,15 +972,7 @@ class AsyncDispatchOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncDispatchOp:
-        affinity = None
-        if parser.parse_optional_keyword("on") is not None:
-            parser.parse_punctuation("(")
-            pos = parser.pos
-            affinity = parser.parse_attribute()
-            if not isinstance(affinity, DeviceAffinityAttr):
-                parser.raise_error("expected a #hal.device.affinity", pos)
-            parser.parse_punctuation(")")
-
+        affinity = parse_optional_on(parser)
         entry_points = parse_entry_points(parser)
 
         workload: list[UnresolvedOperand] = []
@@ -1015,10 +1039,7 @@ class AsyncDispatchOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        if self.affinity is not None:
-            printer.print_string(" on(")
-            printer.print_attribute(self.affinity)
-            printer.print_string(")")
+        print_optional_on(printer, self.affinity)
         printer.print_string(" ")
         if len(self.entry_points.data) == 1:
             printer.print_attribute(self.entry_points.data[0])
@@ -1030,7 +1051,7 @@ class AsyncDispatchOp(IRDLOperation):
             printer.print_string("[")
             printer.print_list(self.workload, printer.print_operand)
             printer.print_string("]")
-        positions = self._resource_positions(self.resource_operands)
+        positions = resource_positions(self.resource_operands)
 
         def print_operand(i: int) -> None:
             printer.print_operand(self.resource_operands[i])
@@ -1081,7 +1102,7 @@ class ResourceAllocOp(IRDLOperation):
     result = result_def(ResourceType)
 
     traits = traits_def(STREAM_PATTERNS, 
-        OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware()
+        OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware.fields(results={0: "storage_size"})
     )
 
     assembly_format = (
@@ -1106,9 +1127,6 @@ class ResourceAllocOp(IRDLOperation):
             result_types=[result_type],
         )
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.storage_size
-
 
 def _only_resource_result(op: Operation) -> tuple[SSAValue, ...]:
     return (op.results[0],)
@@ -1132,7 +1150,7 @@ class ResourceAllocaOp(IRDLOperation):
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(allocates=_only_resource_result),
         AlwaysSpeculatable(),
-        SizeAware(),
+        SizeAware.fields(results={0: "storage_size"}),
         FixedResultNames(("result", "result_timepoint")),
     )
 
@@ -1154,14 +1172,11 @@ class ResourceAllocaOp(IRDLOperation):
             result_types=[result_type, TimepointType()],
         )
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.storage_size if index == 0 else None
-
     @classmethod
     def parse(cls, parser: Parser) -> ResourceAllocaOp:
         parser.parse_keyword("uninitialized")
         indeterminate = parser.parse_optional_keyword("indeterminate") is not None
-        affinity = _parse_optional_on(parser)
+        affinity = parse_optional_on(parser)
         await_timepoint = None
         if parser.parse_optional_keyword("await") is not None:
             parser.parse_punctuation("(")
@@ -1194,7 +1209,7 @@ class ResourceAllocaOp(IRDLOperation):
         printer.print_string(" uninitialized")
         if self.indeterminate_lifetime is not None:
             printer.print_string(" indeterminate")
-        _print_optional_on(printer, self.affinity)
+        print_optional_on(printer, self.affinity)
         if self.await_timepoint is not None:
             printer.print_string(" await(")
             printer.print_operand(self.await_timepoint)
@@ -1214,25 +1229,6 @@ def _parse_fat_arrow(parser: Parser) -> None:
     parser.parse_punctuation(">")
 
 
-def _parse_optional_on(parser: Parser) -> DeviceAffinityAttr | None:
-    if parser.parse_optional_keyword("on") is None:
-        return None
-    parser.parse_punctuation("(")
-    pos = parser.pos
-    affinity = parser.parse_attribute()
-    if not isinstance(affinity, DeviceAffinityAttr):
-        parser.raise_error("expected a #hal.device.affinity", pos)
-    parser.parse_punctuation(")")
-    return affinity
-
-
-def _print_optional_on(printer: Printer, affinity: DeviceAffinityAttr | None) -> None:
-    if affinity is not None:
-        printer.print_string(" on(")
-        printer.print_attribute(affinity)
-        printer.print_string(")")
-
-
 @irdl_op_definition
 class ResourceDeallocaOp(IRDLOperation):
     """`stream.resource.dealloca (origin)? (on(aff))? (await(%t) =>)? %r :
@@ -1248,7 +1244,7 @@ class ResourceDeallocaOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(frees=operands_named("operand")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(frees=operands_named("operand")), SizeAware.fields(operands={0: "operand_size"}))
 
     assembly_format = (
         "(`origin` $prefer_origin^)? " + _AFFINITY
@@ -1278,9 +1274,6 @@ class ResourceDeallocaOp(IRDLOperation):
             },
             result_types=[TimepointType()],
         )
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.operand_size if index == 0 else None
 
 
 # --------------------------------------------------------------------------------
@@ -1362,16 +1355,8 @@ class TimepointAwaitOp(IRDLOperation):
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return tuple(range(len(self.results)))
 
-    def _resource_positions(self) -> dict[int, int]:
-        positions: dict[int, int] = {}
-        for i, value in enumerate(self.resource_operands):
-            if isinstance(value.type, ResourceType):
-                positions[i] = len(positions)
-        return positions
-
     def operand_size_of(self, index: int) -> SSAValue | None:
-        position = self._resource_positions().get(index)
-        return None if position is None else self.resource_operand_sizes[position]
+        return size_among(self.resource_operands, self.resource_operand_sizes, index)
 
     def result_size_of(self, index: int) -> SSAValue | None:
         return self.operand_size_of(index)
@@ -1380,7 +1365,7 @@ class TimepointAwaitOp(IRDLOperation):
         # Result i is operand i; IREE checks the count, not the types.
         if len(self.results) != len(self.resource_operands):
             raise VerifyException("results/tied operand indices mismatch")
-        sized = len(self._resource_positions())
+        sized = len(resource_positions(self.resource_operands))
         if len(self.resource_operand_sizes) != sized:
             raise VerifyException(
                 f"value set has {sized} dynamic dimensions but only "
@@ -1426,7 +1411,7 @@ class TimepointAwaitOp(IRDLOperation):
         printer.print_string(" => ")
         printer.print_list(self.resource_operands, printer.print_operand)
         printer.print_string(" : ")
-        positions = self._resource_positions()
+        positions = resource_positions(self.resource_operands)
         printer.print_list(
             range(len(self.resource_operands)),
             lambda i: print_sized_type(
@@ -1515,16 +1500,13 @@ class AsyncConstantOp(IRDLOperation):
     result = result_def(ResourceType)
 
     traits = traits_def(STREAM_PATTERNS, 
-        OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("cst",))
+        OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}), FixedResultNames(("cst",))
     )
 
     assembly_format = (
         _AFFINITY + " " + _await(False) + " `:` " + _sized("result", "result_size")
         + " `=` $value attr-dict-with-keyword"
     )
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.result_size
 
 
 @irdl_op_definition
@@ -1540,7 +1522,7 @@ class AsyncSplatOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}))
 
     assembly_format = (
         _AFFINITY + " " + _await(False) + " $value `:` type($value) `->` "
@@ -1563,9 +1545,6 @@ class AsyncSplatOp(IRDLOperation):
             result_types=[result_type],
         )
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.result_size
-
 
 @irdl_op_definition
 class AsyncSliceOp(IRDLOperation):
@@ -1585,7 +1564,7 @@ class AsyncSliceOp(IRDLOperation):
 
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
-        SizeAware(),
+        SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}),
     )
 
     assembly_format = (
@@ -1613,12 +1592,6 @@ class AsyncSliceOp(IRDLOperation):
     def verify_(self) -> None:
         _verify_same_type(self, self.source, self.result, "source, result")
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.result_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
-
 
 @irdl_op_definition
 class AsyncFillOp(_TargetTied, IRDLOperation):
@@ -1637,7 +1610,7 @@ class AsyncFillOp(_TargetTied, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(T)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}))
 
     custom_directives = (ShapedTiedResult,)
 
@@ -1668,12 +1641,6 @@ class AsyncFillOp(_TargetTied, IRDLOperation):
     def verify_(self) -> None:
         _verify_same_type(self, self.target, self.result, "target, result")
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size if index == 0 else None
-
 
 @irdl_op_definition
 class AsyncUpdateOp(_TargetTied, IRDLOperation):
@@ -1695,7 +1662,7 @@ class AsyncUpdateOp(_TargetTied, IRDLOperation):
 
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(reads=operands_named("update"), writes=operands_named("target")),
-        SizeAware(),
+        SizeAware.fields(operands={0: "target_size", 4: "update_size"}, results={0: "target_size"}),
     )
 
     custom_directives = (ShapedTiedResult,)
@@ -1727,14 +1694,6 @@ class AsyncUpdateOp(_TargetTied, IRDLOperation):
     def verify_(self) -> None:
         _verify_same_type(self, self.target, self.result, "target, result")
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        if index == 0:
-            return self.target_size
-        return self.update_size if index == 4 else None
-
 
 @irdl_op_definition
 class AsyncCopyOp(_TargetTied, IRDLOperation):
@@ -1759,7 +1718,7 @@ class AsyncCopyOp(_TargetTied, IRDLOperation):
 
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
-        SizeAware(),
+        SizeAware.fields(operands={0: "target_size", 4: "source_size"}, results={0: "target_size"}),
     )
 
     custom_directives = (ShapedTiedResult,)
@@ -1795,14 +1754,6 @@ class AsyncCopyOp(_TargetTied, IRDLOperation):
     def verify_(self) -> None:
         _verify_same_type(self, self.target, self.result, "target, result")
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        if index == 0:
-            return self.target_size
-        return self.source_size if index == 4 else None
-
 
 @irdl_op_definition
 class AsyncCastOp(IRDLOperation):
@@ -1817,7 +1768,7 @@ class AsyncCastOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
     assembly_format = (
         _AFFINITY + " $source `:` " + _sized("source", "source_size") + " `->` "
@@ -1852,12 +1803,6 @@ class AsyncCastOp(IRDLOperation):
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return (0,)
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.result_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
-
 
 @irdl_op_definition
 class AsyncLoadOp(IRDLOperation):
@@ -1871,7 +1816,7 @@ class AsyncLoadOp(IRDLOperation):
     source_offset = operand_def(IndexType)
     result = result_def()
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware.fields(operands={0: "source_size"}))
 
     assembly_format = (
         "$source `[` $source_offset `]` `:` " + _sized("source", "source_size")
@@ -1889,9 +1834,6 @@ class AsyncLoadOp(IRDLOperation):
             operands=[source, source_size, source_offset], result_types=[result_type]
         )
 
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
-
 
 @irdl_op_definition
 class AsyncStoreOp(_TargetTied, IRDLOperation):
@@ -1907,7 +1849,7 @@ class AsyncStoreOp(_TargetTied, IRDLOperation):
     value = operand_def()
     result = result_def(T)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}))
 
     custom_directives = (ShapedTiedResult,)
 
@@ -1930,12 +1872,6 @@ class AsyncStoreOp(_TargetTied, IRDLOperation):
 
     def verify_(self) -> None:
         _verify_same_type(self, self.target, self.result, "target, result")
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size if index == 0 else None
 
 
 
@@ -2001,25 +1937,15 @@ class _ResourceRegionOp(IRDLOperation):
         return tied_indices(self.tied_operands, len(self.resource_results))
 
     @property
+    @abstractmethod
     def resource_results(self) -> Sequence[SSAValue]:
-        raise NotImplementedError
-
-    def _positions(self, values: Sequence[SSAValue]) -> dict[int, int]:
-        positions: dict[int, int] = {}
-        for i, value in enumerate(values):
-            if isinstance(value.type, ResourceType):
-                positions[i] = len(positions)
-        return positions
+        """The resource results (the timepoint excluded, where there is one)."""
 
     def operand_size_of(self, index: int) -> SSAValue | None:
-        position = self._positions(self.resource_operands).get(index)
-        return None if position is None else self.resource_operand_sizes[position]
+        return size_among(self.resource_operands, self.resource_operand_sizes, index)
 
     def result_size_of(self, index: int) -> SSAValue | None:
-        if index >= len(self.resource_results):
-            return None
-        position = self._positions(self.resource_results).get(index)
-        return None if position is None else self.result_sizes[position]
+        return size_among(self.resource_results, self.result_sizes, index)
 
     def verify_(self) -> None:
         verify_tied_operands(
@@ -2139,7 +2065,7 @@ class AsyncExecuteOp(_ResourceRegionOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncExecuteOp:
-        affinity = _parse_optional_on(parser)
+        affinity = parse_optional_on(parser)
         await_timepoint = None
         if parser.parse_optional_keyword("await") is not None:
             parser.parse_punctuation("(")
@@ -2162,7 +2088,7 @@ class AsyncExecuteOp(_ResourceRegionOp):
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_optional_on(printer, self.affinity)
+        print_optional_on(printer, self.affinity)
         if self.await_timepoint is not None:
             printer.print_string(" await(")
             printer.print_operand(self.await_timepoint)
@@ -2219,7 +2145,7 @@ class AsyncConcurrentOp(_ResourceRegionOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncConcurrentOp:
-        affinity = _parse_optional_on(parser)
+        affinity = parse_optional_on(parser)
         parts = cls._parse_body(parser)
         attributes = parser.parse_optional_attr_dict_with_keyword()
         op = cls(
@@ -2232,7 +2158,7 @@ class AsyncConcurrentOp(_ResourceRegionOp):
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_optional_on(printer, self.affinity)
+        print_optional_on(printer, self.affinity)
         self._print_body(printer)
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
@@ -2363,7 +2289,7 @@ class TensorExportOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def()
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}))
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2374,9 +2300,6 @@ class TensorExportOp(IRDLOperation):
 
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return (0,)
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
 
     def verify_(self) -> None:
         _verify_dims(self.source_encoding, self.source_encoding_dims, "type set")
@@ -2455,7 +2378,7 @@ class TensorCloneOp(_EncodedResult, IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
-        SizeAware(),
+        SizeAware.fields(operands={0: "source_size"}),
     )
     custom_directives = (EncodingDims,)
 
@@ -2466,9 +2389,6 @@ class TensorCloneOp(_EncodedResult, IRDLOperation):
         + _encoded("result", "result_encoding", "result_encoding_dims", "result_size")
         + " attr-dict-with-keyword"
     )
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
 
     def verify_(self) -> None:
         _verify_dims(self.source_encoding, self.source_encoding_dims, "type set")
@@ -2498,7 +2418,7 @@ class TensorSliceOp(_EncodedResult, IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
-        SizeAware(),
+        SizeAware.fields(operands={0: "source_size"}),
     )
     custom_directives = (EncodingDims,)
 
@@ -2509,9 +2429,6 @@ class TensorSliceOp(_EncodedResult, IRDLOperation):
         + _encoded("result", "result_encoding", "result_encoding_dims", "result_size")
         + " attr-dict-with-keyword"
     )
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
 
 
 @irdl_op_definition
@@ -2533,7 +2450,7 @@ class TensorFillOp(_TargetTied, IRDLOperation):
     result = result_def(T)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}))
     custom_directives = (EncodingDims, ShapedTiedResult)
 
     assembly_format = (
@@ -2542,12 +2459,6 @@ class TensorFillOp(_TargetTied, IRDLOperation):
         "custom<EncodingDims>($target_encoding_dims) `in` "
         "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
     )
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size if index == 0 else None
 
 
 @irdl_op_definition
@@ -2574,7 +2485,7 @@ class TensorUpdateOp(_TargetTied, IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(reads=operands_named("update"), writes=operands_named("target")),
-        SizeAware(),
+        SizeAware.fields(results={0: "target_size"}),
     )
     custom_directives = (EncodingDims, ShapedTiedResult)
 
@@ -2584,9 +2495,6 @@ class TensorUpdateOp(_TargetTied, IRDLOperation):
         + " `->` $target_encoding custom<EncodingDims>($target_encoding_dims) `in` "
         "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
     )
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size
 
 
 @irdl_op_definition
@@ -2604,7 +2512,7 @@ class TensorLoadOp(IRDLOperation):
     result = result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware.fields(operands={0: "source_size"}))
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2612,9 +2520,6 @@ class TensorLoadOp(IRDLOperation):
         + _encoded("source", "source_encoding", "source_encoding_dims", "source_size")
         + " `->` type($result) attr-dict-with-keyword"
     )
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
 
 
 @irdl_op_definition
@@ -2634,7 +2539,7 @@ class TensorStoreOp(_TargetTied, IRDLOperation):
     result = result_def(T)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware.fields(results={0: "target_size"}))
     custom_directives = (EncodingDims, ShapedTiedResult)
 
     assembly_format = (
@@ -2642,9 +2547,6 @@ class TensorStoreOp(_TargetTied, IRDLOperation):
         "$target_encoding custom<EncodingDims>($target_encoding_dims) `in` "
         "custom<ShapedTiedResult>(type($target), $target_size) attr-dict-with-keyword"
     )
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size
 
 
 # --------------------------------------------------------------------------------
@@ -2664,15 +2566,12 @@ class ResourceLoadOp(IRDLOperation):
     source_offset = operand_def(IndexType)
     result = result_def()
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware.fields(operands={0: "source_size"}))
 
     assembly_format = (
         "$source `[` $source_offset `]` `:` " + _sized("source", "source_size")
         + " `->` type($result) attr-dict-with-keyword"
     )
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
 
 
 @irdl_op_definition
@@ -2687,15 +2586,12 @@ class ResourceStoreOp(IRDLOperation):
     target_offset = operand_def(IndexType)
     value = operand_def()
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}))
 
     assembly_format = (
         "$value `,` $target `[` $target_offset `]` `:` type($value) `->` "
         + _sized("target", "target_size") + " attr-dict-with-keyword"
     )
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.target_size if index == 0 else None
 
 
 @irdl_op_definition
@@ -2712,7 +2608,7 @@ class ResourceSubviewOp(IRDLOperation):
     result_size = operand_def(IndexType)
     result = result_def(T)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
     assembly_format = (
         "$source `[` $source_offset `]` `:` " + _sized("source", "source_size")
@@ -2734,12 +2630,6 @@ class ResourceSubviewOp(IRDLOperation):
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return (0,)
 
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.result_size
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.source_size if index == 0 else None
-
 
 @irdl_op_definition
 class ResourceTransientsOp(IRDLOperation):
@@ -2759,7 +2649,7 @@ class ResourceTransientsOp(IRDLOperation):
     result = result_def(T)
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware(), FixedResultNames(("result", "result_timepoint")))
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "resource_size", 2: "storage_size"}, results={0: "resource_size"}), FixedResultNames(("result", "result_timepoint")))
 
     assembly_format = (
         _AFFINITY + " " + _await(True) + " $resource `:` "
@@ -2770,12 +2660,6 @@ class ResourceTransientsOp(IRDLOperation):
 
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return (0, None)
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.resource_size if index == 0 else None
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return {0: self.resource_size, 2: self.storage_size}.get(index)
 
 
 @irdl_op_definition
@@ -2792,16 +2676,13 @@ class ResourceTryMapOp(IRDLOperation):
     did_map = result_def()
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, SizeAware(), FixedResultNames(("did_map", "result")))
+    traits = traits_def(STREAM_PATTERNS, SizeAware.fields(results={1: "result_size"}), FixedResultNames(("did_map", "result")))
 
     assembly_format = (
         _AFFINITY + " $source `[` $source_offset `]` `:` type($source) `->` "
         "type($did_map) `,` " + _sized("result", "result_size")
         + " attr-dict-with-keyword"
     )
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.result_size if index == 1 else None
 
 
 @irdl_op_definition
@@ -2830,7 +2711,7 @@ class ResourcePackOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ResourcePackOp:
-        affinity = _parse_optional_on(parser)
+        affinity = parse_optional_on(parser)
         offset = None
         if parser.parse_optional_keyword("offset") is not None:
             parser.parse_punctuation("(")
@@ -2878,7 +2759,7 @@ class ResourcePackOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_optional_on(printer, self.affinity)
+        print_optional_on(printer, self.affinity)
         if self.offset is not None:
             printer.print_string(" offset(")
             printer.print_operand(self.offset)
@@ -2975,7 +2856,7 @@ class TimepointBarrierOp(IRDLOperation):
     result = result_def(T)
     result_timepoint = result_def(TimepointType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware(), FixedResultNames(("result", "result_timepoint")))
+    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "resource_size"}, results={0: "resource_size"}), FixedResultNames(("result", "result_timepoint")))
 
     assembly_format = (
         _AFFINITY + " $resource `:` " + _sized("resource", "resource_size")
@@ -2984,12 +2865,6 @@ class TimepointBarrierOp(IRDLOperation):
 
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return (0, None)
-
-    def result_size_of(self, index: int) -> SSAValue | None:
-        return self.resource_size if index == 0 else None
-
-    def operand_size_of(self, index: int) -> SSAValue | None:
-        return self.resource_size if index == 0 else None
 
 
 Stream = Dialect(
