@@ -35,12 +35,14 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    TensorType,
 )
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator, MemoryEffectKind
 
+from memplan.analysis.data_layout import stream_element_bytes
 from memplan.analysis.dominance import DominatorTree
 from memplan.dialects import stream
 from memplan.dialects.encoding import is_identity_tensor_encoding
@@ -601,6 +603,40 @@ class CanonicalizeFill(RewritePattern):
             rewriter.replace(op, _new_splat(splat, op.value, op.result.type, op.target_size))
 
 
+class CoalesceAdjacentFills(RewritePattern):
+    """A fill of the byte pattern the fill before it (its target, used only here)
+    wrote, of the range right after or right before that one, widens the earlier
+    fill instead (IREE's `CoalesceAdjacentFills`). IREE offsets a range grown
+    toward the front at the sum of both offsets; memplan at the front fill's."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncFillOp, rewriter: PatternRewriter, /):
+        source = op.target.owner
+        if not isinstance(source, stream.AsyncFillOp) or not source.result.has_one_use():
+            return
+        if not _same_pattern(source.value, op.value):
+            return
+        appends = _same_value(source.target_end, op.target_offset)
+        if not appends and not _same_value(source.target_offset, op.target_end):
+            return
+        if not (available_at(op.target_offset, source)
+                and available_at(op.target_length, source)):
+            return
+        if appends:
+            offset = source.target_offset
+            end = _add(rewriter, source, source.target_end, op.target_length)
+        else:
+            offset = op.target_offset
+            end = source.target_end
+        length = _add(rewriter, source, source.target_length, op.target_length)
+        fused = stream.AsyncFillOp(
+            source.value, source.target, source.target_size, offset, end, length,
+            affinity=source.affinity,
+        )
+        rewriter.replace(source, fused)
+        _replace(rewriter, op, [fused.result])
+
+
 def _same_pattern(a: SSAValue, b: SSAValue) -> bool:
     if a is b:
         return True
@@ -730,6 +766,97 @@ class FoldLoadBitcast(RewritePattern):
         rewriter.insert(new, InsertPoint.before(op))
         _replace(rewriter, cast, [new.results[0]])
         rewriter.erase_op(op)
+
+
+def _staged_transfer(load_source: SSAValue) -> stream.AsyncTransferOp | None:
+    """The transfer `load_source` is, when a load is its only user (so slicing
+    before it leaves nothing else needing the whole copy)."""
+    transfer = load_source.owner
+    if isinstance(transfer, stream.AsyncTransferOp) and transfer.result.has_one_use():
+        return transfer
+    return None
+
+
+def _restage(
+    rewriter: PatternRewriter, at: Operation, transfer: stream.AsyncTransferOp,
+    sliced: SSAValue, size: SSAValue,
+) -> stream.AsyncTransferOp:
+    """`transfer` again, of the slice `sliced` of `size` bytes."""
+    staged = stream.AsyncTransferOp(
+        sliced, size, transfer.result.type, size,
+        source_affinity=transfer.source_affinity,
+        target_affinity=transfer.target_affinity,
+        execution_affinity=transfer.execution_affinity,
+    )
+    rewriter.insert(staged, InsertPoint.before(at))
+    return staged
+
+
+class FoldAsyncCloneIntoLoad(RewritePattern):
+    """A load of a clone staged by a transfer loads a transfer of just the loaded
+    bytes, sliced from the clone's source: the whole copy goes away."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncLoadOp, rewriter: PatternRewriter, /):
+        transfer = _staged_transfer(op.source)
+        if transfer is None:
+            return
+        clone = transfer.source.owner
+        if not isinstance(clone, stream.AsyncCloneOp):
+            return
+        width = stream_element_bytes(op.result.type)
+        if width is None:
+            return
+        size = _index_constant(rewriter, op, width)
+        zero = _index_constant(rewriter, op, 0)
+        end = _add(rewriter, op, op.source_offset, size)
+        sliced = stream.AsyncSliceOp(
+            clone.source, clone.source_size, op.source_offset, end, size,
+            affinity=clone.affinity,
+        )
+        rewriter.insert(sliced, InsertPoint.before(op))
+        staged = _restage(rewriter, op, transfer, sliced.result, size)
+        rewriter.replace(op, stream.AsyncLoadOp(staged.result, size, zero, op.result.type))
+
+
+class FoldTensorCloneIntoLoad(RewritePattern):
+    """A load of a tensor clone (same encoding, the load's) staged by a transfer
+    loads a transfer of a one-element slice of the clone's source."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.TensorLoadOp, rewriter: PatternRewriter, /):
+        transfer = _staged_transfer(op.source)
+        if transfer is None:
+            return
+        clone = transfer.source.owner
+        if not isinstance(clone, stream.TensorCloneOp):
+            return
+        encoding = op.source_encoding
+        if not (clone.source_encoding == clone.result_encoding == encoding) or (
+            not isinstance(encoding, TensorType)
+        ):
+            return
+        rank = encoding.get_num_dims()
+        unit = TensorType(encoding.element_type, [1] * rank, encoding.encoding)
+        one = _index_constant(rewriter, op, 1)
+        zero = _index_constant(rewriter, op, 0)
+        size_op = stream.TensorSizeOfOp(unit, affinity=clone.affinity)
+        rewriter.insert(size_op, InsertPoint.before(op))
+        size = size_op.storage_size
+        sliced = stream.TensorSliceOp.build(
+            operands=[clone.source, list(clone.source_encoding_dims), clone.source_size,
+                      list(op.indices), [one] * rank, [], size],
+            properties={"source_encoding": clone.source_encoding, "result_encoding": unit,
+                        "affinity": clone.affinity},
+            result_types=[clone.source.type],
+        )
+        rewriter.insert(sliced, InsertPoint.before(op))
+        staged = _restage(rewriter, op, transfer, sliced.result, size)
+        rewriter.replace(op, stream.TensorLoadOp.build(
+            operands=[staged.result, [], size, [zero] * rank],
+            properties={"source_encoding": unit},
+            result_types=[op.result.type],
+        ))
 
 
 class FoldStoreBitcast(RewritePattern):
@@ -1309,11 +1436,13 @@ PATTERNS = {
     "stream.async.clone": (PropagateCloneableOps(),),
     "stream.async.constant": (ConvertSplatConstantsIntoSplats(),),
     "stream.async.slice": (CanonicalizeSlice(),),
-    "stream.async.fill": (CanonicalizeFill(),),
+    "stream.async.fill": (NarrowSplatPattern(), CanonicalizeFill(), CoalesceAdjacentFills()),
+    "stream.tensor.fill": (NarrowSplatPattern(),),
     "stream.async.update": (CanonicalizeUpdate(),),
     "stream.async.copy": (AsyncCopyFullSourceToUpdate(),),
     "stream.async.cast": (CanonicalizeCast(),),
-    "stream.async.load": (FoldLoadBitcast(),),
+    "stream.async.load": (FoldLoadBitcast(), FoldAsyncCloneIntoLoad()),
+    "stream.tensor.load": (FoldTensorCloneIntoLoad(),),
     "stream.resource.load": (FoldLoadBitcast(), FoldSubviewIntoAccess()),
     "stream.async.store": (FoldStoreBitcast(),),
     "stream.resource.store": (FoldStoreBitcast(), FoldSubviewIntoAccess()),
