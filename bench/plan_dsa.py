@@ -16,7 +16,7 @@ time is heavy-tailed and one seed's figure says little about the next.
 
 ``--generated N`` instead runs exact (capacity 1,048,576, ``--exact-limit`` each) on
 N instances of MiniMalloc's challenging kind made by :func:`challenging_instance`
-(seeds 0..N-1; unseen by the search's tuning), and with ``--minimalloc PATH`` runs
+(seeds ``--first-seed`` onwards, default 0..N-1; unseen by the search's tuning), and with ``--minimalloc PATH`` runs
 that binary on the same CSV files side by side. ``--scaling N`` times greedy on
 :func:`trace_instance` at N and 10 N buffers beside best fit by size alone.
 """
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -112,11 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="instance file names to run (default: all)")
     parser.add_argument("--exact-seeds", nargs="*", type=int, default=[], help="restart seeds for the exact-only table")
     parser.add_argument("--generated", type=int, default=0, help="run exact on N generated challenging instances")
+    parser.add_argument("--first-seed", type=int, default=0, help="seed of the first generated instance (default 0)")
     parser.add_argument("--minimalloc", help="MiniMalloc binary to run beside exact on the generated instances")
     parser.add_argument("--scaling", type=int, default=0, help="time greedy on generated traces of N and 10 N buffers")
     args = parser.parse_args(argv)
     if args.generated:
-        return generated(args.generated, args.exact_limit, args.minimalloc)
+        return generated(range(args.first_seed, args.first_seed + args.generated), args.exact_limit, args.minimalloc)
     if args.scaling:
         return scaling(args.scaling)
     files = sorted(Path(args.directory).glob("*.csv"))
@@ -179,19 +181,21 @@ def exact_by_seed(files: list[Path], seeds: list[int], limit: float) -> None:
     print("(! = not fitted within the limit)")
 
 
-def generated(count: int, limit: float, minimalloc: str | None) -> int:
+def generated(seeds: range, limit: float, minimalloc: str | None) -> int:
     """exact (and MiniMalloc) on generated challenging instances, seconds each."""
     print(f"load average {os.getloadavg()[0]:.2f}; exact limit {limit:.0f} s, capacity {CHALLENGING_CAPACITY}")
-    print(f"{'seed':<6}{'buffers':>8}{'greedy R':>10}{'exact s':>9}  {'exact':<18}{'pool R':>8}{'MiniMalloc s':>14}")
+    print("seconds are wall/CPU; the time limits are wall time")
+    print(f"{'seed':<6}{'buffers':>8}{'greedy R':>10}{'exact s':>13}  {'exact':<18}{'pool R':>8}{'MiniMalloc s':>14}")
     fitted = mm_fitted = 0
     exact_total = mm_total = 0.0
     with tempfile.TemporaryDirectory() as scratch:
-        for seed in range(count):
+        for seed in seeds:
             rows = challenging_instance(seed)
             problem = Problem.from_intervals(rows)
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             plan = exact(problem, capacity=CHALLENGING_CAPACITY, time_limit=limit)
             seconds = time.perf_counter() - start
+            cpu = time.process_time() - cpu_start
             fits = plan.pool_size <= CHALLENGING_CAPACITY
             fitted += fits
             exact_total += seconds
@@ -201,6 +205,7 @@ def generated(count: int, limit: float, minimalloc: str | None) -> int:
                 source = Path(scratch, f"g{seed}.csv")
                 source.write_text("id,lower,upper,size\n" + "".join(f"{i},{a},{b},{c}\n" for i, (a, b, c) in enumerate(rows)))
                 start = time.perf_counter()
+                children = resource.getrusage(resource.RUSAGE_CHILDREN)
                 try:
                     done = subprocess.run(
                         [minimalloc, f"--capacity={CHALLENGING_CAPACITY}", f"--input={source}", f"--output={source}.out"],
@@ -212,13 +217,16 @@ def generated(count: int, limit: float, minimalloc: str | None) -> int:
                     mm_seconds, mm_ok = limit, False
                 mm_fitted += mm_ok
                 mm_total += mm_seconds
-                mm_text = f"{mm_seconds:.2f}" + ("" if mm_ok else "!")
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                mm_cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+                mm_text = f"{mm_seconds:.2f}/{mm_cpu:.2f}" + ("" if mm_ok else "!")
             outcome = f"{'fits' if fits else 'does not fit'} ({plan.stats['nodes']})"
             print(
-                f"{seed:<6}{len(problem):>8}{greedy_r:>10.4f}{seconds:>9.2f}  {outcome:<18}"
+                f"{seed:<6}{len(problem):>8}{greedy_r:>10.4f}{f'{seconds:.2f}/{cpu:.2f}':>13}  {outcome:<18}"
                 f"{plan.pool_size / CHALLENGING_CAPACITY:>8.4f}{mm_text:>14}",
                 flush=True,
             )
+    count = len(seeds)
     print(f"exact fits {fitted} of {count} ({exact_total:.1f} s in all)", end="")
     print(f"; MiniMalloc {mm_fitted} of {count} ({mm_total:.1f} s)" if minimalloc else "")
     print("(! = not fitted within the limit)")

@@ -42,7 +42,7 @@ from .greedy import (
     second_pass,
     skyline_offsets,
 )
-from .problem import Plan, Problem, Progress, no_progress
+from .problem import Clock, Plan, Problem, Progress, no_progress
 from .validate import validate_plan
 
 #: Largest problem on which best also runs short exact searches.
@@ -84,6 +84,7 @@ def _order_search(
     deadline: float,
     rng: np.random.Generator,
     seconds_per_buffer: float,
+    clock: Clock,
 ) -> _SearchResult:
     """Local search over best-fit orders, starting from the plan ``offsets``.
 
@@ -114,7 +115,7 @@ def _order_search(
         # Replanning from position ``lowest`` on is what the time left allows, with a
         # margin: late in the order more conflicting buffers are placed, and a
         # buffer costs up to twice the average of a full pass (S_1: 70-190 us).
-        lowest = n - int((deadline - time.monotonic()) / (2 * seconds_per_buffer))
+        lowest = n - int((deadline - clock()) / (2 * seconds_per_buffer))
         position = np.empty(n, dtype=np.int64)
         position[order] = np.arange(n)
         ends = offsets + sizes
@@ -140,10 +141,10 @@ def _order_search(
         candidate = np.argsort(keys, kind="stable")
         keep = int(target.min())
         replanned += n - keep
-        clock = time.monotonic()
+        replan_start = clock()
         placed = place_in_order(problem, candidate, keep=keep, offsets=offsets)
         if n > keep:
-            seconds_per_buffer = max(seconds_per_buffer * 0.5, (time.monotonic() - clock) / (n - keep))
+            seconds_per_buffer = max(seconds_per_buffer * 0.5, (clock() - replan_start) / (n - keep))
         outcome = score(placed)
         if outcome <= current:
             if outcome[0] < current[0]:
@@ -159,28 +160,29 @@ def best(
     time_limit: float = 3.0,
     seed: int = 0,
     progress: Progress = no_progress,
+    clock: Clock = time.monotonic,
 ) -> Plan:
-    """Smallest pool found within about ``time_limit`` seconds; never worse than
+    """Smallest pool found within about ``time_limit`` seconds (of ``clock``); never worse than
     :func:`~memplan.planning.greedy.greedy`, which (with its second pass) always runs
     to completion. The plan is validated. It stops early once the pool is at most
     ``capacity`` (or the lower bound); ``seed`` drives the random moves;
     ``progress`` is called with the best pool size so far each time it
     shrinks."""
-    started = time.monotonic()
+    started = clock()
     deadline = started + time_limit
     lower = problem.lower_bound()
     goal = lower if capacity is None else max(lower, capacity)
     # Start from what greedy returns, so best is never worse than greedy.
     start = greedy(problem, progress=progress)
-    greedy_seconds = time.monotonic() - started
+    greedy_seconds = clock() - started
     best_offsets, best_pool, best_name = start.offsets, start.pool_size, start.strategy
     # A best-fit pass over all buffers: the order search's replans cost about this
     # much per buffer replanned.
     seconds_per_buffer = greedy_seconds / max(len(problem), 1)
     if best_pool > goal:
-        clock = time.monotonic()
+        second_start = clock()
         second = second_pass(start)
-        seconds_per_buffer = max(seconds_per_buffer, (time.monotonic() - clock) / len(problem))
+        seconds_per_buffer = max(seconds_per_buffer, (clock() - second_start) / len(problem))
         if second.pool_size < best_pool:
             best_offsets, best_pool, best_name = second.offsets, second.pool_size, second.strategy
             progress(best_pool)
@@ -190,7 +192,7 @@ def best(
     # greedy.
     if greedy_seconds < time_limit * CHEAP_START:
         for name in ORDERS:
-            if best_pool <= goal or time.monotonic() > deadline:
+            if best_pool <= goal or clock() > deadline:
                 break
             offsets = place_in_order(problem, buffer_order(problem, name))
             pool = _pool(problem, offsets)
@@ -200,7 +202,7 @@ def best(
         small_enough = problem.has_intervals or len(problem) <= SKYLINE_MAX_BUFFERS
         if small_enough:
             for preorder in PREORDERS[:-1]:
-                if best_pool <= goal or time.monotonic() > deadline:
+                if best_pool <= goal or clock() > deadline:
                     break
                 offsets = skyline_offsets(problem, preorder)
                 pool = _pool(problem, offsets)
@@ -211,9 +213,9 @@ def best(
     rounds = improvements = searches = replanned = 0
     searchable = n <= SEARCH_MAX_BUFFERS and problem.conflict_count() <= MAX_SEARCH_CONFLICTS
     order_deadline = started + time_limit / 3 if searchable else deadline - VALIDATION_SECONDS_PER_BUFFER * n
-    if best_pool > goal and n > 1 and time.monotonic() < order_deadline:
+    if best_pool > goal and n > 1 and clock() < order_deadline:
         rng = np.random.default_rng(seed)
-        searched = _order_search(problem, best_offsets, goal, order_deadline, rng, seconds_per_buffer)
+        searched = _order_search(problem, best_offsets, goal, order_deadline, rng, seconds_per_buffer, clock)
         rounds, replanned = searched.rounds, searched.replanned
         if searched.pool < best_pool:
             improvements += searched.improvements
@@ -223,10 +225,10 @@ def best(
         # Capacity ladder: aim halfway between the bound and the best pool; on success
         # aim lower, on failure (or timeout) aim closer to the best pool.
         low = goal
-        while best_pool > low and time.monotonic() < deadline:
+        while best_pool > low and clock() < deadline:
             target = low + (best_pool - low) // 2
-            remaining_time = deadline - time.monotonic()
-            result = fits_within(problem, target, max(0.05, remaining_time / 3))
+            remaining_time = deadline - clock()
+            result = fits_within(problem, target, max(0.0, remaining_time / 3), clock=clock)
             searches += 1
             if result.offsets is not None:
                 best_offsets = result.offsets
@@ -242,6 +244,6 @@ def best(
         "start_order": best_name,
         "rounds": rounds,
         "improvements": improvements,
-        "seconds": time.monotonic() - started,
+        "seconds": clock() - started,
     }
     return Plan(problem, best_offsets, "best", optimal=best_pool == lower, stats=stats)

@@ -32,6 +32,12 @@ def no_progress(pool_size: int) -> None:
     """The default :data:`Progress`: tell nobody."""
 
 
+#: The seconds a ``time_limit`` is counted in: ``time.monotonic`` (wall time) by
+#: default; a benchmark on a loaded machine may pass ``time.process_time``, and a
+#: test a fake clock that counts how often the search looks at it.
+Clock = Callable[[], float]
+
+
 @dataclass(frozen=True, slots=True)
 class Buffer:
     """One buffer to place: ``size`` bytes at an offset that is a multiple of

@@ -74,3 +74,26 @@ def brute_force_optimum(problem: Problem) -> int:
                 break
         best = min(best, top)
     return best
+
+
+def guillotine_problem(seed: int, pieces: int, side: int = 64, drop: float = 0.1) -> Problem:
+    """A ``side`` x ``side`` square (time x bytes) cut at random into ``pieces``
+    rectangles (larger ones cut more often), some of those left out but none over time 0: a perfect packing at
+    ``side`` bytes exists and the bound is ``side`` (MiniMalloc's challenging kind)."""
+    rng = np.random.default_rng(seed)
+    rects = [(0, 0, side, side)]
+    while len(rects) < pieces:
+        areas = np.array([w * h for _, _, w, h in rects], dtype=np.float64)
+        k = int(rng.choice(len(rects), p=areas / areas.sum()))
+        t, m, w, h = rects[k]
+        along_time = rng.random() < w / (w + h)
+        length = w if along_time else h
+        if length < 2:
+            continue
+        cut = int(rng.integers(1, length))
+        if along_time:
+            rects[k : k + 1] = [(t, m, cut, h), (t + cut, m, w - cut, h)]
+        else:
+            rects[k : k + 1] = [(t, m, w, cut), (t, m + cut, w, h - cut)]
+    kept = [r for r in rects if r[0] == 0 or rng.random() >= drop]
+    return Problem.from_intervals([(t, t + w, h) for t, _, w, h in kept])
