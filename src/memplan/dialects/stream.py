@@ -32,7 +32,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 from enum import Enum
 
 from xdsl.dialects.builtin import (
@@ -860,6 +860,116 @@ def _parse_dispatch_operand(
     operands.append(operand)
 
 
+@dataclass
+class RangedCall:
+    """What `parse_ranged_call` read: resolved operands, result types, the size,
+    range and tie keywords of the op's constructor, and the attribute dictionary."""
+
+    operands: list[SSAValue]
+    result_types: list[Attribute]
+    ranges: dict[str, object]
+    attributes: dict[str, Attribute]
+
+
+def parse_ranged_call(parser: Parser) -> RangedCall:
+    """`(%r[%offset to %end for %length], %x) attr-dict : (type{%size}, type) ->
+    results`: the operands and signature of `stream.async.dispatch` and
+    `stream.async.call` (IREE's `custom<DispatchOperands>` and
+    `custom<ShapedFunctionType>`)."""
+    pos = parser.pos
+    operands: list[UnresolvedOperand] = []
+    ranges: list[
+        tuple[int, UnresolvedOperand, UnresolvedOperand, UnresolvedOperand]
+    ] = []
+    parser.parse_comma_separated_list(
+        parser.Delimiter.PAREN,
+        lambda: _parse_dispatch_operand(parser, operands, ranges),
+    )
+    attributes = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    typed = parser.parse_comma_separated_list(
+        parser.Delimiter.PAREN, lambda: parse_sized_type(parser)
+    )
+    parser.parse_punctuation("->")
+    entries = parse_result_list(parser, sized=True)
+
+    if len(typed) != len(operands):
+        parser.raise_error(
+            f"{len(operands)} operands but {len(typed)} operand types", pos
+        )
+    operand_types = [t for t, _ in typed]
+    index = IndexType()
+    resolved = parser.resolve_operands(operands, operand_types, pos)
+    sizes = [
+        parser.resolve_operand(size, index) for _, size in typed if size is not None
+    ]
+    offsets = [parser.resolve_operand(r[1], index) for r in ranges]
+    ends = [parser.resolve_operand(r[2], index) for r in ranges]
+    lengths = [parser.resolve_operand(r[3], index) for r in ranges]
+    ties: list[int | None] = []
+    result_types: list[Attribute] = []
+    result_sizes: list[SSAValue] = []
+    for entry in entries:
+        tie, type = resolve_tied(parser, entry, operands, operand_types)
+        ties.append(tie)
+        result_types.append(type)
+        if entry.size is not None:
+            result_sizes.append(parser.resolve_operand(entry.size, index))
+    return RangedCall(
+        resolved,
+        result_types,
+        {
+            "operand_sizes": sizes,
+            "operand_offsets": offsets,
+            "operand_ends": ends,
+            "operand_lengths": lengths,
+            "result_sizes": result_sizes,
+            "tied_operands": ties if result_types else None,
+        },
+        attributes,
+    )
+
+
+def print_ranged_call(printer: Printer, op: Any) -> None:
+    """Inverse of `parse_ranged_call`, from the op's `resource_operand*` fields."""
+    positions = resource_positions(op.resource_operands)
+
+    def print_operand(i: int) -> None:
+        printer.print_operand(op.resource_operands[i])
+        if (position := positions.get(i)) is not None:
+            printer.print_string("[")
+            printer.print_operand(op.resource_operand_offsets[position])
+            printer.print_string(" to ")
+            printer.print_operand(op.resource_operand_ends[position])
+            printer.print_string(" for ")
+            printer.print_operand(op.resource_operand_lengths[position])
+            printer.print_string("]")
+
+    def print_type(i: int) -> None:
+        position = positions.get(i)
+        print_sized_type(
+            printer,
+            op.resource_operands[i].type,
+            None if position is None else op.resource_operand_sizes[position],
+        )
+
+    count = len(op.resource_operands)
+    printer.print_string("(")
+    printer.print_list(range(count), print_operand)
+    printer.print_string(")")
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : (")
+    printer.print_list(range(count), print_type)
+    printer.print_string(") -> ")
+    ties = op.tied_result_operands()
+    print_result_list(
+        printer,
+        [r.type for r in op.results],
+        [op.result_size_of(i) for i in range(len(op.results))],
+        [None if t is None else op.resource_operands[t] for t in ties],
+    )
+
+
 @irdl_op_definition
 class AsyncDispatchOp(IRDLOperation):
     """`stream.async.dispatch (on(aff))? @ex::@entry([workload])?(operands) :
@@ -983,59 +1093,16 @@ class AsyncDispatchOp(IRDLOperation):
                     workload.append(parser.parse_unresolved_operand())
                 parser.parse_punctuation("]")
 
-        pos = parser.pos
-        operands: list[UnresolvedOperand] = []
-        ranges: list[
-            tuple[int, UnresolvedOperand, UnresolvedOperand, UnresolvedOperand]
-        ] = []
-        parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN,
-            lambda: _parse_dispatch_operand(parser, operands, ranges),
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        typed = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, lambda: parse_sized_type(parser)
-        )
-        parser.parse_punctuation("->")
-        entries = parse_result_list(parser, sized=True)
-
-        if len(typed) != len(operands):
-            parser.raise_error(
-                f"{len(operands)} operands but {len(typed)} operand types", pos
-            )
-        operand_types = [t for t, _ in typed]
-        index = IndexType()
-        resolved = parser.resolve_operands(operands, operand_types, pos)
-        sizes = [
-            parser.resolve_operand(size, index) for _, size in typed if size is not None
-        ]
-        offsets = [parser.resolve_operand(r[1], index) for r in ranges]
-        ends = [parser.resolve_operand(r[2], index) for r in ranges]
-        lengths = [parser.resolve_operand(r[3], index) for r in ranges]
-        ties: list[int | None] = []
-        result_types: list[Attribute] = []
-        result_sizes: list[SSAValue] = []
-        for entry in entries:
-            tie, type = resolve_tied(parser, entry, operands, operand_types)
-            ties.append(tie)
-            result_types.append(type)
-            if entry.size is not None:
-                result_sizes.append(parser.resolve_operand(entry.size, index))
+        call = parse_ranged_call(parser)
         op = cls(
             entry_points,
-            resolved,
-            result_types,
-            workload=[parser.resolve_operand(w, index) for w in workload],
-            operand_sizes=sizes,
-            operand_offsets=offsets,
-            operand_ends=ends,
-            operand_lengths=lengths,
-            result_sizes=result_sizes,
-            tied_operands=ties if result_types else None,
+            call.operands,
+            call.result_types,
+            workload=[parser.resolve_operand(w, IndexType()) for w in workload],
             affinity=affinity,
+            **call.ranges,
         )
-        op.attributes.update(attributes)
+        op.attributes.update(call.attributes)
         return op
 
     def print(self, printer: Printer) -> None:
@@ -1051,42 +1118,7 @@ class AsyncDispatchOp(IRDLOperation):
             printer.print_string("[")
             printer.print_list(self.workload, printer.print_operand)
             printer.print_string("]")
-        positions = resource_positions(self.resource_operands)
-
-        def print_operand(i: int) -> None:
-            printer.print_operand(self.resource_operands[i])
-            if (position := positions.get(i)) is not None:
-                printer.print_string("[")
-                printer.print_operand(self.resource_operand_offsets[position])
-                printer.print_string(" to ")
-                printer.print_operand(self.resource_operand_ends[position])
-                printer.print_string(" for ")
-                printer.print_operand(self.resource_operand_lengths[position])
-                printer.print_string("]")
-
-        def print_type(i: int) -> None:
-            position = positions.get(i)
-            print_sized_type(
-                printer,
-                self.resource_operands[i].type,
-                None if position is None else self.resource_operand_sizes[position],
-            )
-
-        count = len(self.resource_operands)
-        printer.print_string("(")
-        printer.print_list(range(count), print_operand)
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : (")
-        printer.print_list(range(count), print_type)
-        printer.print_string(") -> ")
-        ties = self.tied_result_operands()
-        print_result_list(
-            printer,
-            [r.type for r in self.results],
-            [self.result_size_of(i) for i in range(len(self.results))],
-            [None if t is None else self.resource_operands[t] for t in ties],
-        )
+        print_ranged_call(printer, self)
 
 
 @irdl_op_definition
