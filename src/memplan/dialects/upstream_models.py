@@ -8,12 +8,13 @@ follow buffers without knowing op names. Importing this module attaches them.
 
 from __future__ import annotations
 
-from xdsl.dialects import affine, cf, func, memref, scf
+from xdsl.dialects import affine, arith, builtin, cf, func, memref, scf
 from xdsl.traits import NoMemoryEffect
 from xdsl.ir import Operation
 
 from memplan.analysis.byte_ranges import PLACING_VIEWS, VIEW_MODELS
 from memplan.printing.structure import DefaultDialect
+from memplan.dialects.util import STREAM_PATTERNS
 from memplan.interfaces import (
     AutomaticAllocation,
     AutomaticAllocationScope,
@@ -112,6 +113,10 @@ def _attach() -> None:
     # branch look like it writes unknown memory.
     attach_trait(cf.BranchOp, NoMemoryEffect())
     attach_trait(cf.ConditionalBranchOp, NoMemoryEffect())
+    # IREE's stream dialect canonicalizes these upstream ops when they carry
+    # resources (a select of subviews, a cast pairing a resource with its size).
+    for op_type in (arith.SelectOp, builtin.UnrealizedConversionCastOp):
+        attach_trait(op_type, STREAM_PATTERNS)
 
 
 _attach()

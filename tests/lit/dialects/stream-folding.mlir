@@ -241,3 +241,69 @@ util.func public @reshaping_clone_stays(%r: !stream.resource<external>, %n: inde
   %2 = stream.tensor.load %1[%i] : tensor<24xf16> in !stream.resource<staging>{%n} -> f16
   util.return %2 : f16
 }
+
+// -----
+
+// The size of a selected resource selects the two sizes (queried when nothing
+// states them); a selection of two subviews of one resource with one size is a
+// subview at the selected offset, of two resources it stays.
+
+// CHECK-LABEL: @select_sizes
+// CHECK-SAME: (%[[C:.+]]: i1, %[[A:.+]]: !stream.resource<*>, %[[B:.+]]: !stream.resource<*>, %[[N:.+]]: index)
+util.func public @select_sizes(%c: i1, %a: !stream.resource<*>, %b: !stream.resource<*>, %n: index) -> (!stream.resource<*>, index, index) {
+  // CHECK: %[[S:.+]] = arith.select %[[C]], %[[A]], %[[B]] : !stream.resource<*>
+  // CHECK: %[[AS:.+]] = stream.resource.size %[[A]]
+  // CHECK: %[[BS:.+]] = stream.resource.size %[[B]]
+  // CHECK: %[[Z:.+]] = arith.select %[[C]], %[[AS]], %[[BS]] : index
+  %s = arith.select %c, %a, %b : !stream.resource<*>
+  %z = stream.resource.size %s : !stream.resource<*>
+  // CHECK-NOT: stream.async.transfer
+  // CHECK: %[[BS2:.+]] = stream.resource.size %[[B]]
+  // CHECK: %[[W:.+]] = arith.select %[[C]], %[[N]], %[[BS2]] : index
+  // CHECK: util.return %[[S]], %[[Z]], %[[W]]
+  %t = stream.async.transfer %a : !stream.resource<*>{%n} -> !stream.resource<*>{%n}
+  %u = arith.select %c, %t, %b : !stream.resource<*>
+  %w = stream.resource.size %u : !stream.resource<*>
+  util.return %s, %z, %w : !stream.resource<*>, index, index
+}
+
+// CHECK-LABEL: @select_subviews
+// CHECK-SAME: (%[[C:.+]]: i1, %[[R:.+]]: !stream.resource<*>, %[[Q:.+]]: !stream.resource<*>)
+util.func public @select_subviews(%c: i1, %r: !stream.resource<*>, %q: !stream.resource<*>) -> (!stream.resource<*>, !stream.resource<*>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  // CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
+  // CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
+  // CHECK-DAG: %[[C64:.+]] = arith.constant 64 : index
+  // CHECK: %[[O:.+]] = arith.select %[[C]], %[[C16]], %[[C0]] : index
+  // CHECK: %[[V:.+]] = stream.resource.subview %[[R]][%[[O]]] : !stream.resource<*>{%[[C64]]} -> !stream.resource<*>{%[[C16]]}
+  %0 = stream.resource.subview %r[%c16] : !stream.resource<*>{%c64} -> !stream.resource<*>{%c16}
+  %1 = stream.resource.subview %r[%c0] : !stream.resource<*>{%c64} -> !stream.resource<*>{%c16}
+  %2 = arith.select %c, %0, %1 : !stream.resource<*>
+  // CHECK: %[[X:.+]] = stream.resource.subview %[[R]][%[[C0]]]
+  // CHECK: %[[Y:.+]] = stream.resource.subview %[[Q]][%[[C0]]]
+  // CHECK: %[[K:.+]] = arith.select %[[C]], %[[X]], %[[Y]] : !stream.resource<*>
+  // CHECK: util.return %[[V]], %[[K]]
+  %3 = stream.resource.subview %r[%c0] : !stream.resource<*>{%c64} -> !stream.resource<*>{%c16}
+  %4 = stream.resource.subview %q[%c0] : !stream.resource<*>{%c64} -> !stream.resource<*>{%c16}
+  %5 = arith.select %c, %3, %4 : !stream.resource<*>
+  util.return %2, %5 : !stream.resource<*>, !stream.resource<*>
+}
+
+// -----
+
+// A cast pairing a resource with its size is the resource, and the size asked of
+// it is that size; a cast of something else stays.
+
+// CHECK-LABEL: @resource_size_casts
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<transient>, %[[N:.+]]: index, %[[P:.+]]: !stream.resource<*>)
+util.func public @resource_size_casts(%r: !stream.resource<transient>, %n: index, %p: !stream.resource<*>) -> (!stream.resource<transient>, index, !stream.resource<transient>) {
+  // CHECK-NOT: unrealized_conversion_cast %[[R]]
+  // CHECK: %[[K:.+]] = builtin.unrealized_conversion_cast %[[P]], %[[N]] : !stream.resource<*>, index to !stream.resource<transient>
+  // CHECK: util.return %[[R]], %[[N]], %[[K]]
+  %0 = builtin.unrealized_conversion_cast %r, %n : !stream.resource<transient>, index to !stream.resource<transient>
+  %1 = stream.resource.size %0 : !stream.resource<transient>
+  %2 = builtin.unrealized_conversion_cast %p, %n : !stream.resource<*>, index to !stream.resource<transient>
+  util.return %0, %1, %2 : !stream.resource<transient>, index, !stream.resource<transient>
+}

@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
+    UnrealizedConversionCastOp,
 )
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -115,6 +116,77 @@ class FoldResourceSize(RewritePattern):
         if size is not None and size is not op.result:
             rewriter.replace(op, [], [size])
 
+
+def _size_at(rewriter: PatternRewriter, resource: SSAValue, at: Operation,
+             affinity) -> SSAValue:
+    """A size of `resource` usable at `at`: a known one, else a new
+    `stream.resource.size` before `at` (IREE's createOrFold of one)."""
+    size = known_size(resource, at)
+    if size is not None:
+        return size
+    query = stream.ResourceSizeOp(resource, affinity=affinity)
+    rewriter.insert(query, InsertPoint.before(at))
+    return query.result
+
+
+class SelectResourceSize(RewritePattern):
+    """The size of a selected resource is the same selection of the two sizes."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.ResourceSizeOp, rewriter: PatternRewriter, /):
+        select = op.operand.owner
+        if not isinstance(select, arith.SelectOp):
+            return
+        sizes = [_size_at(rewriter, v, op, op.affinity)
+                 for v in (select.lhs, select.rhs)]
+        rewriter.replace(op, arith.SelectOp(select.cond, *sizes))
+
+
+class SinkSubviewAcrossSelect(RewritePattern):
+    """A selection between two equally sized subviews of one resource is one
+    subview at the selected offset (registered on `arith.select`, as IREE does
+    through the subview's patterns)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter, /):
+        if not isinstance(op.result.type, stream.ResourceType):
+            return
+        views = (op.lhs.owner, op.rhs.owner)
+        if not all(isinstance(v, stream.ResourceSubviewOp) for v in views):
+            return
+        first, second = views
+        assert isinstance(first, stream.ResourceSubviewOp)
+        assert isinstance(second, stream.ResourceSubviewOp)
+        if first.source is not second.source or not _same_value(first.result_size, second.result_size):
+            return
+        offset = arith.SelectOp(op.cond, first.source_offset, second.source_offset)
+        rewriter.insert(offset, InsertPoint.before(op))
+        rewriter.replace(op, stream.ResourceSubviewOp(
+            first.source, first.source_size, offset.result, first.result_size
+        ))
+
+
+class StripResourceConversionCast(RewritePattern):
+    """`unrealized_conversion_cast %r, %size : R, index to R` (left by conversions
+    that carry a resource with its size) is `%r`, and its `stream.resource.size` is
+    `%size` (a stream dialect pattern in IREE)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: UnrealizedConversionCastOp, rewriter: PatternRewriter, /
+    ):
+        if len(op.results) != 1 or len(op.operands) != 2:
+            return
+        result = op.results[0]
+        resource, size = op.operands
+        if not isinstance(result.type, stream.ResourceType) or (
+            resource.type != result.type or not isinstance(size.type, IndexType)
+        ):
+            return
+        for use in list(result.uses):
+            if isinstance(use.operation, stream.ResourceSizeOp):
+                _replace(rewriter, use.operation, [size])
+        _replace(rewriter, op, [resource])
 
 
 
@@ -1422,7 +1494,9 @@ class FoldDuplicateRegionResults(RewritePattern):
 PATTERNS = {
     "stream.async.transfer": (FoldTransferOfTransfer(),),
     "stream.tensor.encode": (FoldEncodeOfSameEncoding(),),
-    "stream.resource.size": (FoldResourceSize(),),
+    "stream.resource.size": (FoldResourceSize(), SelectResourceSize()),
+    "arith.select": (SinkSubviewAcrossSelect(),),
+    "builtin.unrealized_conversion_cast": (StripResourceConversionCast(),),
     "stream.timepoint.export": (FoldExportOfImport(),),
     "stream.timepoint.chain_external": (PassThroughChainExternal(),),
     "stream.timepoint.join": (CanonicalizeJoin(),),
