@@ -1295,6 +1295,14 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
+class UnusedType(ParametrizedAttribute, TypeAttribute):
+    """`!util.unused`: the placeholder IREE stores in an encoding list for an
+    operand or result that has no encoding (a primitive dispatch operand)."""
+
+    name = "util.unused"
+
+
+@irdl_attr_definition
 class ListType(ParametrizedAttribute, TypeAttribute):
     """`!util.list<T>` or `!util.list<?>` (a list of any type)."""
 
@@ -1544,6 +1552,7 @@ Util = Dialect(
         InlineNeverAttr,
         InlineAlwaysAttr,
         BufferType,
+        UnusedType,
         ListType,
         PtrType,
         UninitializedAttr,
