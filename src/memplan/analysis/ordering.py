@@ -220,6 +220,10 @@ class BufferInfo:
         return any(a.stream is None for a in self.accesses)
 
 
+_UNKNOWN = frozenset({None})
+"""Not yet asked (`BlockOrdering._effects`; None is an answer there)."""
+
+
 def plannable_roots(block: Block) -> list[SSAValue]:
     """The results of the block's ops that are `PlannableAllocation`s, in order."""
     return [
@@ -282,6 +286,9 @@ class BlockOrdering:
             if stream is not None:
                 self._syncs.setdefault(stream, []).append(2 * i)
         self._infos: dict[SSAValue, BufferInfo] = {}
+        self._effects: dict[Operation, Set[EffectInstance] | None] = {}
+        """Each user's effects, asked once: a kernel is a user of every buffer it
+        touches."""
 
     # ------------------------------------------------------------- positions
 
@@ -364,7 +371,9 @@ class BlockOrdering:
                     for access_kind in (AccessKind.READ, AccessKind.WRITE):
                         accesses.append(Access(user, self.ops[i], 2 * i + 1, access_kind, stream))
                 continue
-            effects = memory_effects(user)
+            effects = self._effects.get(user, _UNKNOWN)
+            if effects is _UNKNOWN:
+                effects = self._effects[user] = memory_effects(user)
             if effects is None:
                 escapes(user, f"used by '{op_name(user)}', whose memory effects are unknown")
                 continue

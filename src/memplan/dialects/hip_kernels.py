@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     BoolAttr,
+    DenseArrayBase,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -462,14 +463,22 @@ class KernelOp(IRDLOperation):
         return self.operands[0]
 
     def _clause_values(self, clauses: Sequence[str]) -> tuple[SSAValue, ...]:
+        """The operands of the row's operands in `clauses`, sliced from the operand
+        list by the group sizes (the field accessors rebuild every group per call,
+        and effects ask for `ins`/`outs` of every kernel)."""
+        operands = self.operands
+        segments = self.properties.get("operandSegmentSizes")
+        if isinstance(segments, DenseArrayBase):
+            sizes = segments.get_values()[1:]
+        else:  # at most one group is optional or variadic: it takes the rest
+            rest = len(operands) - 1 - sum(1 for o in self.SPEC.operands if o.arity == "one")
+            sizes = [1 if o.arity == "one" else rest for o in self.SPEC.operands]
         values: list[SSAValue] = []
-        for operand in self.SPEC.operands:
+        start = 1
+        for operand, size in zip(self.SPEC.operands, sizes):
             if operand.clause in clauses:
-                field = getattr(self, operand.name)
-                if isinstance(field, SSAValue):
-                    values.append(field)
-                elif field is not None:
-                    values.extend(field)
+                values += operands[start:start + size]
+            start += size
         return tuple(values)
 
     @property

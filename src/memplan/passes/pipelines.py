@@ -51,6 +51,13 @@ class NamedPipeline(MemplanPass):
         object.__setattr__(self, "_passes", parse_nested(self.expand()))
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
+        """Change as the nested memplan passes report it (each exactly); fingerprints
+        (two whole-module walks) only when a nested pass reports nothing."""
+        if all(isinstance(n.instance, MemplanPass) for n in self._passes):
+            changed = False
+            for nested in self._passes:
+                changed |= nested.instance.run(ctx, module)  # type: ignore[attr-defined]
+            return changed
         before = fingerprint(module)
         for nested in self._passes:
             nested.instance.apply(ctx, module)
