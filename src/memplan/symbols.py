@@ -18,7 +18,13 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, SymbolR
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.traits import SymbolOpInterface, SymbolTable
 
-__all__ = ["SymbolIndex", "SymbolRefScanner", "symbol_index", "symbol_refs"]
+__all__ = [
+    "SymbolIndex",
+    "SymbolRefScanner",
+    "rename_symbol_refs",
+    "symbol_index",
+    "symbol_refs",
+]
 
 
 class SymbolRefScanner:
@@ -60,6 +66,30 @@ def symbol_refs(op: Operation, scanner: SymbolRefScanner | None = None) -> list[
     """Every symbol reference among `op`'s attributes and properties (pass one
     `scanner` for many ops to share its memo)."""
     return (scanner or SymbolRefScanner()).op_refs(op)
+
+
+def rename_symbol_refs(attr: Attribute, old: str, new: str) -> Attribute:
+    """`attr` with every reference rooted at `old` rooted at `new` instead, found
+    where `SymbolRefScanner` finds them (the same object when none is)."""
+    if isinstance(attr, SymbolRefAttr):
+        if attr.root_reference.data != old:
+            return attr
+        return SymbolRefAttr(new, attr.nested_references)
+    if isinstance(attr, ArrayAttr):
+        items = [rename_symbol_refs(a, old, new) for a in attr.data]
+        changed = any(a is not b for a, b in zip(items, attr.data))
+        return ArrayAttr(items) if changed else attr
+    if isinstance(attr, DictionaryAttr):
+        entries = {k: rename_symbol_refs(v, old, new) for k, v in attr.data.items()}
+        changed = any(entries[k] is not v for k, v in attr.data.items())
+        return DictionaryAttr(entries) if changed else attr
+    if isinstance(attr, ParametrizedAttribute):
+        params = [rename_symbol_refs(p, old, new) if isinstance(p, Attribute) else p
+                  for p in attr.parameters]
+        if all(a is b for a, b in zip(params, attr.parameters)):
+            return attr
+        return type(attr).new(params)
+    return attr
 
 
 def symbol_index(table: Operation) -> dict[str, Operation]:

@@ -8,8 +8,12 @@ declare them in their traits; another dialect's globals work once they do too.
 
 `GlobalTable.build` finds every use of every global in one walk of the module: loads,
 stores, and any other reference to the global's symbol in an attribute or property
-of any op (such a global is *indirect*: something the passes cannot see through may
-read or write it, so they keep it as it is).
+of any op. A reference in a discardable dialect attribute (`op.attr = @g`, which the
+op's meaning cannot depend on) names the global without accessing it, as IREE's
+`referencingOps`: it keeps the global alive and is renamed when the global is
+replaced. Any other reference (a property or inherent attribute, the module's own
+attributes, a nested symbol table) makes the global *indirect*: something the passes
+cannot see through may read or write it, so they keep it as it is.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from memplan.dialects.util_interfaces import (
     InitializerInterface,
 )
 from memplan.interfaces import get_interface
-from memplan.symbols import SymbolRefScanner
+from memplan.symbols import SymbolRefScanner, rename_symbol_refs
 
 __all__ = [
     "Global",
@@ -103,8 +107,11 @@ class Global:
     loads: dict[Operation, None] = field(default_factory=dict)
     """An ordered set: erasing one is O(1)."""
     stores: dict[Operation, None] = field(default_factory=dict)
+    references: dict[Operation, None] = field(default_factory=dict)
+    """Ops naming the global in a discardable dialect attribute (not an access)."""
     indirect: bool = False
-    """Referenced other than by loads and stores (an attribute, a nested module)."""
+    """Referenced other than by loads, stores and dialect attributes (a property,
+    the module's attributes, a nested module)."""
 
     @property
     def name(self) -> str:
@@ -128,12 +135,17 @@ class Global:
 
     @property
     def candidate(self) -> bool:
-        """Private and used only by loads and stores: every use is in sight."""
+        """Private and accessed only by loads and stores: every use is in sight."""
         return self.private and not self.indirect
 
     def stored_values(self) -> Iterator[SSAValue]:
         for store in self.stores:
             yield store_model(store).value(store)
+
+
+def _is_dialect_attribute(name: str) -> bool:
+    """A discardable `dialect.name` attribute (MLIR's dialect attributes)."""
+    return "." in name
 
 
 def load_model(op: Operation) -> GlobalLoadInterface:
@@ -172,6 +184,7 @@ class GlobalTable:
         referenced: set[str] = set()
         loads: list[tuple[str, Operation]] = []
         stores: list[tuple[str, Operation]] = []
+        named: list[tuple[str, Operation]] = []
         scanner = _SymbolScanner()
         # The module's own attributes may name a global too (an entry point
         # table, a plan): such a global is referenced.
@@ -194,9 +207,16 @@ class GlobalTable:
                 elif (store := get_interface(op, GlobalStoreInterface)) is not None:
                     stores.append((store.symbol(op), op))
                     skip = store.reference(op)
-            for attr in (*op.properties.values(), *op.attributes.values()):
+            for attr in op.properties.values():
                 if attr is not skip:
                     referenced |= scanner.scan(attr)
+            for key, attr in op.attributes.items():
+                if attr is skip:
+                    continue
+                if nested_table or not _is_dialect_attribute(key):
+                    referenced |= scanner.scan(attr)
+                else:
+                    named.extend((name, op) for name in scanner.scan(attr))
             # Inside a nested symbol table a load names that table's global: any
             # name it uses is treated as a reference we cannot see through.
             # (An unregistered op may be a symbol table: its loads are opaque too.)
@@ -210,6 +230,9 @@ class GlobalTable:
         for name, op in stores:
             if (g := self.globals.get(name)) is not None:
                 g.stores[op] = None
+        for name, op in named:
+            if (g := self.globals.get(name)) is not None:
+                g.references[op] = None
         for name in referenced:
             if (g := self.globals.get(name)) is not None:
                 g.indirect = True
@@ -257,14 +280,15 @@ class GlobalTable:
             self.erase_op(store)
 
     def erase(self, g: Global) -> None:
-        """Erase the global and its stores (its loads must be gone)."""
-        assert not g.loads, f"erasing @{g.name} with loads left"
+        """Erase the global and its stores (its loads and references must be gone)."""
+        assert not g.loads and not g.references, f"erasing @{g.name} still used"
         self.erase_stores(g)
         Rewriter.erase_op(g.op)
         del self.globals[g.name]
 
-    def redirect_loads(self, source: Global, target: Global) -> None:
-        """Make every load of `source` load `target` instead."""
+    def redirect_uses(self, source: Global, target: Global) -> None:
+        """Make every load of `source` load `target` instead, and every dialect
+        attribute naming `source` name `target`."""
         for load in source.loads:
             model = load_model(load)
             model.set_symbol(load, target.name)
@@ -272,3 +296,9 @@ class GlobalTable:
                 model.set_immutable(load, False)
             target.loads[load] = None
         source.loads = {}
+        for op in source.references:
+            for key, attr in list(op.attributes.items()):
+                if _is_dialect_attribute(key):
+                    op.attributes[key] = rename_symbol_refs(attr, source.name, target.name)
+            target.references[op] = None
+        source.references = {}

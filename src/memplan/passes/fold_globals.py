@@ -166,7 +166,7 @@ def rename_chained_globals(table: GlobalTable) -> bool:
             continue
         if not _copies_final_value(g, source, order):
             continue
-        table.redirect_loads(g, source)
+        table.redirect_uses(g, source)
         table.erase(g)
         changed = True
     return changed
@@ -213,10 +213,10 @@ def inline_constant_global_loads(table: GlobalTable) -> bool:
 
 
 def erase_unused_globals(table: GlobalTable) -> bool:
-    """A private global nothing loads is erased with its stores."""
+    """A private global nothing loads or names is erased with its stores."""
     changed = False
     for g in table:
-        if g.candidate and not g.loads:
+        if g.candidate and not g.loads and not g.references:
             table.erase(g)
             changed = True
     return changed
@@ -237,7 +237,7 @@ def deduplicate_constant_globals(table: GlobalTable) -> bool:
         leader = leaders.setdefault(_key(g), g)
         if leader is g:
             continue
-        table.redirect_loads(g, leader)
+        table.redirect_uses(g, leader)
         table.erase(g)
         changed = True
     return changed

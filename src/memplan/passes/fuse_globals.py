@@ -126,7 +126,7 @@ def fuse_globals(module: ModuleOp) -> bool:
             continue
         leader, *others = sorted(members, key=lambda g: g.order)
         for g in others:
-            table.redirect_loads(g, leader)
+            table.redirect_uses(g, leader)
             table.erase(g)
             changed = True
     return changed

@@ -487,3 +487,27 @@ util.func @set() {
   util.global.store %0, @b : index
   util.return
 }
+
+// -----
+
+// A dialect attribute naming a global keeps it (never loaded, it is not erased
+// and the attribute never dangles), and follows a chained global to its source.
+
+// CHECK: util.global private mutable @marker : index
+util.global private mutable @marker : index
+// CHECK: util.global private @origin : index
+util.global private @origin : index
+// CHECK-NOT: @replica
+util.global private mutable @replica : index
+// CHECK-LABEL: @named_by_dialect_attributes(
+util.func @named_by_dialect_attributes(%arg0: index) -> index {
+  // CHECK: util.global.store %arg0, @marker
+  util.global.store %arg0, @marker : index
+  %0 = util.global.load @origin : index
+  util.global.store %0, @replica : index
+  // CHECK: %[[R:.+]] = util.global.load immutable @origin : index
+  %1 = util.global.load @replica : index
+  // CHECK: util.optimization_barrier {test.about = [@marker, @origin]} %[[R]]
+  %2 = util.optimization_barrier {test.about = [@marker, @replica]} %1 : index
+  util.return %2 : index
+}

@@ -253,3 +253,33 @@ util.func @not_candidates(%arg0: index) attributes {uses = [@named1]} {
   util.global.store %arg0, @devB : index
   util.return
 }
+
+// -----
+
+// A dialect attribute naming a global (nested in a dictionary here) is a name, not
+// an access: the global fuses and the attribute follows it. A reference in an
+// attribute of the op's own (not `dialect.name`) may be an access: that global
+// stays apart.
+
+// CHECK: util.global private mutable @tagged0 : i32
+util.global private mutable @tagged0 : i32
+// CHECK-NOT: util.global private mutable @tagged1
+util.global private mutable @tagged1 : i32
+// CHECK: util.global private mutable @owned0 : i32
+util.global private mutable @owned0 : i32
+// CHECK: util.global private mutable @owned1 : i32
+util.global private mutable @owned1 : i32
+// CHECK-LABEL: @named_in_attributes(
+util.func @named_in_attributes(%v: i32, %w: i32) -> (i32, i32) {
+  util.global.store %v, @tagged0 : i32
+  util.global.store %v, @tagged1 : i32
+  util.global.store %w, @owned0 : i32
+  util.global.store %w, @owned1 : i32
+  // CHECK: %[[T:.+]] = util.global.load @tagged0 : i32
+  %0 = util.global.load @tagged1 : i32
+  // CHECK: util.optimization_barrier {test.dev = #hal.device.affinity<@tagged0>, test.info = {of = [@tagged0, @owned0]}} %[[T]]
+  %1 = util.optimization_barrier {test.dev = #hal.device.affinity<@tagged1>, test.info = {of = [@tagged1, @owned0]}} %0 : i32
+  // CHECK: util.optimization_barrier {ref = @owned1}
+  %2 = util.optimization_barrier {ref = @owned1} %v : i32
+  util.return %1, %2 : i32, i32
+}
