@@ -118,7 +118,7 @@ def _upstream_names() -> dict[type[Operation], tuple[str | None, ...]]:
     """The names upstream MLIR's `getAsmResultNames` gives xDSL's ops (checked by
     hand against mlir-opt-22); attached to xDSL's classes, so memplan's subclasses
     with MLIR's custom syntax inherit them."""
-    from xdsl.dialects import memref, tensor
+    from xdsl.dialects import complex, memref, tensor
 
     return {
         memref.AllocOp: ("alloc",),
@@ -133,6 +133,7 @@ def _upstream_names() -> dict[type[Operation], tuple[str | None, ...]]:
         memref.MemorySpaceCastOp: ("memspacecast",),
         memref.ExtractAlignedPointerAsIndexOp: ("intptr",),
         tensor.DimOp: ("dim",),
+        complex.ConstantOp: ("cst",),
     }
 
 

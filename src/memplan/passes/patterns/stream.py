@@ -26,10 +26,11 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, complex
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BFloat16Type,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -620,6 +621,20 @@ class PropagateCloneableOps(RewritePattern):
         rewriter.replace(op, _new_splat(splat, splat.value, op.result.type, op.result_size))
 
 
+def _splat_element(value: DenseIntOrFPElementsAttr) -> Operation:
+    """A constant op of the element a splat attribute repeats: `complex.constant`
+    of a complex element's two parts, `arith.constant` otherwise."""
+    element_type = value.get_element_type()
+    if isinstance(element_type, ComplexType):
+        part = element_type.element_type
+        make = IntegerAttr if isinstance(part, IntegerType) else FloatAttr
+        real, imaginary = value.get_values()[0]
+        return complex.ConstantOp(
+            ArrayAttr([make(real, part), make(imaginary, part)]), element_type
+        )
+    return arith.ConstantOp(value.get_attrs()[0], element_type)
+
+
 class ConvertSplatConstantsIntoSplats(RewritePattern):
     """`stream.async.constant` of a dense splat is a splat of that element."""
 
@@ -628,12 +643,10 @@ class ConvertSplatConstantsIntoSplats(RewritePattern):
         value = op.value
         if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
             return
-        element_type = value.get_element_type()
-        element = value.get_attrs()[0]
-        const = arith.ConstantOp(element, element_type)
+        const = _splat_element(value)
         rewriter.insert(const, InsertPoint.before(op))
         rewriter.replace(op, stream.AsyncSplatOp(
-            const.result, op.result.type, op.result_size,
+            const.results[0], op.result.type, op.result_size,
             await_timepoint=op.await_timepoint, affinity=op.affinity,
         ))
 
@@ -1010,13 +1023,13 @@ class TensorConstantToEmptyOrSplat(RewritePattern):
             return
         if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
             return
-        const = arith.ConstantOp(value.get_attrs()[0], value.get_element_type())
+        const = _splat_element(value)
         size = stream.TensorSizeOfOp(
             op.result_encoding, encoding_dims=op.result_encoding_dims, affinity=op.affinity
         )
         rewriter.insert([const, size], InsertPoint.before(op))
         rewriter.replace(op, stream.TensorSplatOp.build(
-            operands=[const.result, list(op.result_encoding_dims), size.storage_size],
+            operands=[const.results[0], list(op.result_encoding_dims), size.storage_size],
             properties={"result_encoding": op.result_encoding, "affinity": op.affinity},
             result_types=[op.result.type],
         ))
