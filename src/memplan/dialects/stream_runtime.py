@@ -1,0 +1,1815 @@
+"""IREE's `stream` ops that reach the runtime outside plain resource dataflow:
+execution context, resource ownership, constant upload, files, parameter
+archives, collective channels, external async functions and calls, tensor-phase
+dispatches and traces (IREE 3.13 syntax). Registered in `stream.py`'s dialect.
+
+Types: `!stream.channel` (a collective communicator) and `!stream.file` (a
+file handle). Attribute: `#stream.collective<kind (with reduction)? : element>`.
+
+Effects, declared on each op (IREE 3.13 unless noted):
+
+- Pure: `context.resolve`, `channel.create`/`split`/`rank`/`count`.
+- ALLOC of the resources they create: `resource.constants` (IREE: Pure; memplan
+  treats an upload like `async.constant`, so two uploads are never merged),
+  `file.constant`, `tensor.parameter.load`, `async.parameter.load` (IREE: Pure).
+- READ/WRITE of the resource or file operands they access: `file.read` reads its
+  file and writes its target, `file.write` the reverse, `async.collective`,
+  `async.parameter.read`/`gather` write their target; writes to a parameter
+  archive (`tensor.parameter.write`, `async.parameter.write`/`scatter`) read
+  their source and write memory no SSA value names.
+- `tensor.dispatch`: as `async.dispatch` (`_DispatchEffects`; IREE: Pure).
+- Unknown: `resource.retain`/`release`/`is_terminal` (ownership counts),
+  `async.barrier`, `async.call`, `tensor.trace`, as in IREE.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    I32,
+    I64,
+    IndexType,
+    IntegerAttr,
+    NoneAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    TypeAttribute,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    opt_region_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.irdl.declarative_assembly_format import (
+    CustomDirective,
+    OperandVariable,
+    OptionalOperandVariable,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from memplan.dialects.hal import DeviceAffinityAttr
+from memplan.dialects.stream import (
+    _AFFINITY,
+    EncodingDims,
+    ResourceType,
+    ShapedTiedResult,
+    SizeAware,
+    TimepointType,
+    _DispatchEffects,
+    _ExecuteResultNames,
+    _await,
+    _dynamic_dim_count,
+    _sized,
+    _verify_dims,
+    parse_optional_on,
+    parse_ranged_call,
+    print_optional_on,
+    print_ranged_call,
+    resource_positions,
+    size_among,
+)
+from memplan.dialects.util import (
+    BufferType,
+    CanonicalizedBy,
+    UnusedType,
+    parse_entry_points,
+    parse_result_list,
+    parse_sized_type,
+    print_result_list,
+    print_sized_type,
+    resolve_tied,
+    tied_indices,
+    tied_operands_attr,
+    verify_tied_operands,
+)
+from memplan.interfaces import OperandEffects, all_results, operands_named
+from memplan.printing import FixedResultNames
+
+RUNTIME_PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream_runtime")
+
+# --------------------------------------------------------------------------------
+# Types and attributes
+# --------------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class ChannelType(ParametrizedAttribute, TypeAttribute):
+    """`!stream.channel`: one participant of a collective communication group."""
+
+    name = "stream.channel"
+
+
+@irdl_attr_definition
+class FileType(ParametrizedAttribute, TypeAttribute):
+    """`!stream.file`: a file handle resources are read from and written to."""
+
+    name = "stream.file"
+
+
+COLLECTIVE_KINDS = (
+    "all_gather", "all_reduce", "all_to_all", "broadcast", "reduce",
+    "reduce_scatter", "send", "recv", "send_recv",
+)
+COLLECTIVE_REDUCTIONS = ("none", "sum", "product", "minimum", "maximum", "average")
+COLLECTIVE_ELEMENT_TYPES = (
+    "si8", "ui8", "si16", "ui16", "si32", "ui32", "si64", "ui64",
+    "f16", "f32", "f64", "bf16",
+)
+_COLLECTIVE_PARAM = {
+    "broadcast": "source",
+    "reduce": "target",
+    "send": "target",
+    "recv": "source",
+    "send_recv": "source_target_pair",
+}
+"""The keyword of the i32 operand a collective kind takes (`source(%rank)`)."""
+
+
+@irdl_attr_definition
+class CollectiveAttr(ParametrizedAttribute):
+    """`#stream.collective<kind (with reduction)? : element_type>`."""
+
+    name = "stream.collective"
+
+    kind: StringAttr
+    reduction: StringAttr | NoneAttr
+    element_type: StringAttr
+
+    def __init__(self, kind: str, element_type: str, reduction: str | None = None):
+        super().__init__(
+            StringAttr(kind),
+            NoneAttr() if reduction is None else StringAttr(reduction),
+            StringAttr(element_type),
+        )
+
+    @staticmethod
+    def _word(parser: AttrParser, allowed: Sequence[str], what: str) -> StringAttr:
+        pos = parser.pos
+        word = parser.parse_identifier()
+        if word not in allowed:
+            parser.raise_error(f"expected a collective {what}, got '{word}'", pos)
+        return StringAttr(word)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        with parser.in_angle_brackets():
+            kind = cls._word(parser, COLLECTIVE_KINDS, "kind")
+            reduction: StringAttr | NoneAttr = NoneAttr()
+            if parser.parse_optional_keyword("with") is not None:
+                reduction = cls._word(parser, COLLECTIVE_REDUCTIONS, "reduction")
+            parser.parse_punctuation(":")
+            element_type = cls._word(parser, COLLECTIVE_ELEMENT_TYPES, "element type")
+        return kind, reduction, element_type
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.kind.data}")
+        if isinstance(self.reduction, StringAttr):
+            printer.print_string(f" with {self.reduction.data}")
+        printer.print_string(f" : {self.element_type.data}>")
+
+    @property
+    def param_keyword(self) -> str | None:
+        return _COLLECTIVE_PARAM.get(self.kind.data)
+
+
+# --------------------------------------------------------------------------------
+# Shared syntax
+# --------------------------------------------------------------------------------
+
+
+def _parse_parameter_reference(
+    parser: Parser,
+) -> tuple[UnresolvedOperand | None, UnresolvedOperand]:
+    """`%scope::%key` or `%key` (`::` is two `:` tokens to xDSL's lexer)."""
+    first = parser.parse_unresolved_operand()
+    if parser.parse_optional_punctuation(":") is None:
+        return None, first
+    parser.parse_punctuation(":")
+    return first, parser.parse_unresolved_operand()
+
+
+def _print_parameter_reference(
+    printer: Printer, scope: SSAValue | None, key: SSAValue
+) -> None:
+    if scope is not None:
+        printer.print_operand(scope)
+        printer.print_string("::")
+    printer.print_operand(key)
+
+
+@irdl_custom_directive
+class ParameterReference(CustomDirective):
+    """`custom<ParameterReference>($scope, $key)`: a parameter archive entry."""
+
+    scope: OptionalOperandVariable
+    key: OperandVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> bool:
+        scope, key = _parse_parameter_reference(parser)
+        self.scope.set(state, scope)
+        self.key.set(state, key)
+        return True
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        _print_parameter_reference(printer, self.scope.get(op), self.key.get(op))
+
+
+def _parse_range(parser: Parser) -> tuple[UnresolvedOperand, ...]:
+    """`[%offset to %end for %length]`."""
+    parser.parse_punctuation("[")
+    offset = parser.parse_unresolved_operand()
+    parser.parse_keyword("to")
+    end = parser.parse_unresolved_operand()
+    parser.parse_keyword("for")
+    length = parser.parse_unresolved_operand()
+    parser.parse_punctuation("]")
+    return offset, end, length
+
+
+def _print_range(printer: Printer, offset: SSAValue, end: SSAValue, length: SSAValue) -> None:
+    printer.print_string("[")
+    printer.print_operand(offset)
+    printer.print_string(" to ")
+    printer.print_operand(end)
+    printer.print_string(" for ")
+    printer.print_operand(length)
+    printer.print_string("]")
+
+
+def _tied_to(op: Operation, operand: SSAValue) -> tuple[int | None, ...]:
+    """The first result tied to `operand`, any other result (a timepoint) fresh."""
+    return (op.operands.index(operand),) + (None,) * (len(op.results) - 1)
+
+
+def _verify_ranges(counts: Sequence[int], message: str) -> None:
+    if len(set(counts)) > 1:
+        raise VerifyException(message)
+
+
+# --------------------------------------------------------------------------------
+# Context and resource ownership
+# --------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ContextResolveOp(IRDLOperation):
+    """`stream.context.resolve (on(aff))? : types` -- the device (and queue
+    affinity, allocator, ...) an affinity stands for. Pure."""
+
+    name = "stream.context.resolve"
+
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    results_ = var_result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = _AFFINITY + " attr-dict `:` type($results_)"
+
+
+class _OwnershipOp(IRDLOperation):
+    """Ownership claims on a resource; IREE declares no effects (unknown)."""
+
+    operand = operand_def(ResourceType)
+    operand_size = operand_def(IndexType)
+
+    assembly_format = "$operand attr-dict `:` " + _sized("operand", "operand_size")
+
+
+@irdl_op_definition
+class ResourceRetainOp(_OwnershipOp):
+    """`stream.resource.retain %r : type{%size}` -- one more owner."""
+
+    name = "stream.resource.retain"
+
+    traits = traits_def(SizeAware.fields(operands={0: "operand_size"}))
+
+
+@irdl_op_definition
+class ResourceReleaseOp(_OwnershipOp):
+    """`stream.resource.release %r : type{%size}` -- drops a claim; true when it
+    was the last one."""
+
+    name = "stream.resource.release"
+
+    result = result_def(i1)
+
+    traits = traits_def(
+        SizeAware.fields(operands={0: "operand_size"}), FixedResultNames(("is_terminal",))
+    )
+
+
+@irdl_op_definition
+class ResourceIsTerminalOp(_OwnershipOp):
+    """`stream.resource.is_terminal %r : type{%size}` -- whether no other owner
+    holds the resource."""
+
+    name = "stream.resource.is_terminal"
+
+    result = result_def(i1)
+
+    traits = traits_def(
+        SizeAware.fields(operands={0: "operand_size"}), FixedResultNames(("is_terminal",))
+    )
+
+
+@irdl_op_definition
+class ResourceConstantsOp(IRDLOperation):
+    """`stream.resource.constants (on(aff))? : type{%size} = value, ... =>
+    !stream.timepoint` -- uploads (or maps) constant resources."""
+
+    name = "stream.resource.constants"
+
+    result_sizes = var_operand_def(IndexType)
+    values = prop_def(ArrayAttr)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    results_ = var_result_def(ResourceType)
+    result_timepoint = result_def(TimepointType)
+
+    traits = traits_def(
+        OperandEffects(allocates=lambda op: tuple(op.results[:-1])),
+        _ExecuteResultNames(),
+    )
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.result_sizes[index] if index < len(self.result_sizes) else None
+
+    def verify_(self) -> None:
+        count = len(self.results_)
+        if len(self.result_sizes) != count or len(self.values.data) != count:
+            raise VerifyException("mismatched constant/result counts")
+        if len({r.type for r in self.results_}) > 1:
+            raise VerifyException("all results must be of the same type")
+        for result in self.results_:
+            assert isinstance(result.type, ResourceType)
+            if result.type.lifetime_attr.data not in ("constant", "variable"):
+                raise VerifyException(
+                    "result must be a constant or variable resource, "
+                    f"got {result.type}"
+                )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ResourceConstantsOp:
+        affinity = parse_optional_on(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types: list[Attribute] = []
+        sizes: list[SSAValue] = []
+        values: list[Attribute] = []
+
+        def entry() -> None:
+            pos = parser.pos
+            type, size = parse_sized_type(parser)
+            if size is None:
+                parser.raise_error("expected a sized resource type", pos)
+            types.append(type)
+            sizes.append(parser.resolve_operand(size, IndexType()))
+            parser.parse_punctuation("=")
+            values.append(parser.parse_attribute())
+
+        if parser.parse_optional_punctuation("=") is None:
+            entry()
+            while parser.parse_optional_punctuation(",") is not None:
+                entry()
+            parser.parse_punctuation("=")
+        parser.parse_punctuation(">")
+        timepoint = parser.parse_type()
+        op = cls.build(
+            operands=[sizes],
+            properties={"values": ArrayAttr(values), "affinity": affinity},
+            result_types=[types, timepoint],
+            attributes=attributes,
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_optional_on(printer, self.affinity)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        with printer.indented():
+            for i, result in enumerate(self.results_):
+                printer._print_new_line()
+                print_sized_type(printer, result.type, self.result_sizes[i])
+                printer.print_string(" = ")
+                printer.print_attribute(self.values.data[i])
+                if i < len(self.results_) - 1:
+                    printer.print_string(",")
+            printer._print_new_line()
+        printer.print_string("=> ")
+        printer.print_attribute(self.result_timepoint.type)
+
+
+# --------------------------------------------------------------------------------
+# Files
+# --------------------------------------------------------------------------------
+
+_AWAIT_OR_COLON = "(`await` `(` $await_timepoint^ `)` `=` `` `>`):(`:`)?"
+
+
+@irdl_op_definition
+class FileConstantOp(IRDLOperation):
+    """`stream.file.constant (on(aff))? %buf[%offset for %length] :
+    !util.buffer{%size} -> !stream.file` -- a file over constant host memory."""
+
+    name = "stream.file.constant"
+
+    source = operand_def(BufferType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    source_length = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(FileType)
+
+    traits = traits_def(
+        OperandEffects(allocates=all_results),
+        SizeAware.fields(operands={0: "source_size"}),
+        FixedResultNames(("file",)),
+    )
+
+    assembly_format = (
+        _AFFINITY + " $source `[` $source_offset `for` $source_length `]` `:` "
+        + _sized("source", "source_size") + " `->` type($result) attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class FileReadOp(IRDLOperation):
+    """`stream.file.read (on(aff))? (await(%t) =>|:) %file[%off], %r[%o], %len :
+    !stream.file -> type{%size} => !stream.timepoint` -- fills a resource range
+    from a file. READs the file, WRITEs the target."""
+
+    name = "stream.file.read"
+
+    source = operand_def(FileType)
+    source_offset = operand_def(I64)
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    length = operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result_timepoint = result_def(TimepointType)
+
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
+        SizeAware.fields(operands={2: "target_size"}),
+    )
+
+    assembly_format = (
+        _AFFINITY + " " + _AWAIT_OR_COLON
+        + " $source `[` $source_offset `]` `,` $target `[` $target_offset `]` `,` "
+        "$length `:` type($source) `->` " + _sized("target", "target_size")
+        + " `=` `` `>` type($result_timepoint) attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class FileWriteOp(IRDLOperation):
+    """`stream.file.write (on(aff))? (await(%t) =>|:) %r[%o], %file[%off], %len :
+    type{%size} -> !stream.file => !stream.timepoint` -- writes a resource range
+    to a file. READs the source, WRITEs the file."""
+
+    name = "stream.file.write"
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    target = operand_def(FileType)
+    target_offset = operand_def(I64)
+    length = operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result_timepoint = result_def(TimepointType)
+
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
+        SizeAware.fields(operands={0: "source_size"}),
+    )
+
+    assembly_format = (
+        _AFFINITY + " " + _AWAIT_OR_COLON
+        + " $source `[` $source_offset `]` `,` $target `[` $target_offset `]` `,` "
+        "$length `:` " + _sized("source", "source_size") + " `->` type($target) "
+        "`=` `` `>` type($result_timepoint) attr-dict-with-keyword"
+    )
+
+
+# --------------------------------------------------------------------------------
+# Barriers and collectives
+# --------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AsyncBarrierOp(IRDLOperation):
+    """`stream.async.barrier (on(aff))? %r : type{%size}` -- the resource, once
+    all work on it so far is done (its result is the operand passed through)."""
+
+    name = "stream.async.barrier"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    source = operand_def(T)
+    size = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+
+    traits = traits_def(SizeAware.fields(operands={0: "size"}, results={0: "size"}))
+
+    assembly_format = (
+        _AFFINITY + " $source `:` " + _sized("source", "size") + " attr-dict-with-keyword"
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (0,)
+
+
+@irdl_op_definition
+class AsyncCollectiveOp(IRDLOperation):
+    """`stream.async.collective<op>[%count] (on(aff))? channel(%ch) (param(%p))?
+    %src[range], %dst[range] : type{%size} -> %dst as type{%size}` -- a collective
+    operation over a channel; the result is the target updated in place."""
+
+    name = "stream.async.collective"
+
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_end = operand_def(IndexType)
+    target_length = operand_def(IndexType)
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    source_end = operand_def(IndexType)
+    source_length = operand_def(IndexType)
+    element_count = operand_def(IndexType)
+    channel = operand_def(ChannelType)
+    param = opt_operand_def(I32)
+    op = prop_def(CollectiveAttr)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
+        SizeAware.fields(
+            operands={0: "target_size", 5: "source_size"}, results={0: "target_size"}
+        ),
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (0,)
+
+    def verify_(self) -> None:
+        if self.result.type != self.target.type:
+            raise VerifyException(
+                "failed to verify that all of {target, result} have same type"
+            )
+        keyword = self.op.param_keyword
+        if keyword is not None and self.param is None:
+            raise VerifyException(
+                f"collective operation requires a {keyword} parameter but none present"
+            )
+        if keyword is None and self.param is not None:
+            raise VerifyException(
+                "collective operation does not require a parameter but one present"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncCollectiveOp:
+        collective = CollectiveAttr.new(CollectiveAttr.parse_parameters(parser))
+        assert isinstance(collective, CollectiveAttr)
+        parser.parse_punctuation("[")
+        count = parser.parse_unresolved_operand()
+        parser.parse_punctuation("]")
+        affinity = parse_optional_on(parser)
+        parser.parse_keyword("channel")
+        parser.parse_punctuation("(")
+        channel = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        param = None
+        keyword = collective.param_keyword
+        if keyword is not None:
+            parser.parse_keyword(keyword)
+            parser.parse_punctuation("(")
+            param = parser.parse_unresolved_operand()
+            parser.parse_punctuation(")")
+        source = parser.parse_unresolved_operand()
+        source_range = _parse_range(parser)
+        parser.parse_punctuation(",")
+        target = parser.parse_unresolved_operand()
+        target_range = _parse_range(parser)
+        parser.parse_punctuation(":")
+        source_type, source_size = parse_sized_type(parser)
+        parser.parse_punctuation("->")
+        if parser.parse_optional_unresolved_operand() is not None:
+            parser.parse_keyword("as")
+        result_type, target_size = parse_sized_type(parser)
+        if source_size is None or target_size is None:
+            parser.raise_error("expected sized resource types")
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        index = IndexType()
+
+        def idx(values: Sequence[UnresolvedOperand]) -> list[SSAValue]:
+            return [parser.resolve_operand(v, index) for v in values]
+
+        op = cls.build(
+            operands=[
+                parser.resolve_operand(target, result_type),
+                *idx([target_size, *target_range]),
+                parser.resolve_operand(source, source_type),
+                *idx([source_size, *source_range, count]),
+                parser.resolve_operand(channel, ChannelType()),
+                [] if param is None else [parser.resolve_operand(param, i32)],
+            ],
+            properties={"op": collective, "affinity": affinity},
+            result_types=[result_type],
+            attributes=attributes.data if attributes is not None else {},
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        self.op.print_parameters(printer)
+        printer.print_string("[")
+        printer.print_operand(self.element_count)
+        printer.print_string("]")
+        print_optional_on(printer, self.affinity)
+        printer.print_string(" channel(")
+        printer.print_operand(self.channel)
+        printer.print_string(")")
+        if self.param is not None:
+            printer.print_string(f" {self.op.param_keyword}(")
+            printer.print_operand(self.param)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        _print_range(printer, self.source_offset, self.source_end, self.source_length)
+        printer.print_string(", ")
+        printer.print_operand(self.target)
+        _print_range(printer, self.target_offset, self.target_end, self.target_length)
+        printer.print_string(" : ")
+        print_sized_type(printer, self.source.type, self.source_size)
+        printer.print_string(" -> ")
+        printer.print_operand(self.target)
+        printer.print_string(" as ")
+        print_sized_type(printer, self.result.type, self.target_size)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+# --------------------------------------------------------------------------------
+# Channels
+# --------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ChannelCreateOp(IRDLOperation):
+    """`stream.channel.create (on(aff))? (id(%id))? (group("g"))? (rank(%r))?
+    (count(%n))? : !stream.channel` -- a collective channel. Pure."""
+
+    name = "stream.channel.create"
+
+    id = opt_operand_def(BufferType)
+    rank = opt_operand_def(IndexType)
+    count = opt_operand_def(IndexType)
+    group = opt_prop_def(StringAttr)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ChannelType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(RUNTIME_PATTERNS, Pure(), FixedResultNames(("channel",)))
+
+    assembly_format = (
+        _AFFINITY + " (`id` `(` $id^ `)`)? (`group` `(` $group^ `)`)? "
+        "(`rank` `(` $rank^ `)`)? (`count` `(` $count^ `)`)? `:` type($result) "
+        "attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class ChannelSplitOp(IRDLOperation):
+    """`stream.channel.split %ch, %color, %key : !stream.channel ->
+    !stream.channel` -- a sub-channel of the participants of one color. Pure."""
+
+    name = "stream.channel.split"
+
+    channel = operand_def(ChannelType)
+    color = operand_def(IndexType)
+    key = operand_def(IndexType)
+    result = result_def(ChannelType)
+
+    traits = traits_def(RUNTIME_PATTERNS, Pure(), FixedResultNames(("channel",)))
+
+    assembly_format = (
+        "$channel `,` $color `,` $key `:` type($channel) `->` type($result) "
+        "attr-dict-with-keyword"
+    )
+
+
+class _ChannelQueryOp(IRDLOperation):
+    channel = operand_def(ChannelType)
+    result = result_def(IndexType)
+
+    assembly_format = "$channel `:` type($result) attr-dict-with-keyword"
+
+
+@irdl_op_definition
+class ChannelRankOp(_ChannelQueryOp):
+    """`stream.channel.rank %ch : index` -- this participant's rank. Pure."""
+
+    name = "stream.channel.rank"
+
+    traits = traits_def(RUNTIME_PATTERNS, Pure(), FixedResultNames(("ccl_rank",)))
+
+
+@irdl_op_definition
+class ChannelCountOp(_ChannelQueryOp):
+    """`stream.channel.count %ch : index` -- the number of participants. Pure."""
+
+    name = "stream.channel.count"
+
+    traits = traits_def(RUNTIME_PATTERNS, Pure(), FixedResultNames(("ccl_count",)))
+
+
+# --------------------------------------------------------------------------------
+# External async functions and calls
+# --------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AsyncFuncOp(IRDLOperation):
+    """`stream.async.func (visibility)? @name(%arg0: type, ...) -> (results)` --
+    a streamable function implemented outside the program (a declaration);
+    results may be tied to arguments (`-> (%arg0, type)`)."""
+
+    name = "stream.async.func"
+
+    sym_name = prop_def(StringAttr)
+    function_type = prop_def(FunctionType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    sym_visibility = opt_prop_def(StringAttr)
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = opt_region_def()
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return tied_indices(self.tied_operands, len(self.function_type.outputs.data))
+
+    def verify_(self) -> None:
+        verify_tied_operands(
+            self, self.tied_operands, len(self.function_type.outputs.data),
+            len(self.function_type.inputs.data),
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncFuncOp:
+        visibility = parser.parse_optional_visibility_keyword()
+        sym_name = parser.parse_symbol_name()
+        names: list[str] = []
+        inputs: list[Attribute] = []
+        arg_dicts: list[DictionaryAttr] = []
+
+        def parse_arg() -> None:
+            arg = parser.parse_optional_argument(expect_type=True)
+            if arg is None:
+                inputs.append(parser.parse_type())
+                names.append("")
+            else:
+                inputs.append(arg.type)
+                names.append(arg.name.text)
+            arg_dicts.append(DictionaryAttr(parser.parse_optional_attr_dict()))
+
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_arg)
+        entries = []
+        if parser.parse_optional_punctuation("->") is not None:
+            entries = parse_result_list(parser, sized=False, with_attrs=True)
+        ties: list[int | None] = []
+        outputs: list[Attribute] = []
+        for entry in entries:
+            tie = None
+            type = entry.type
+            if entry.tied_to is not None:
+                name = entry.tied_to.span.text
+                if name not in names:
+                    parser.raise_error(
+                        f"tied result {name} does not name an argument",
+                        entry.tied_to.span.start, entry.tied_to.span.end,
+                    )
+                tie = names.index(name)
+                type = type if type is not None else inputs[tie]
+            assert type is not None
+            ties.append(tie)
+            outputs.append(type)
+        extra = parser.parse_optional_attr_dict_with_keyword()
+        region = parser.parse_optional_region()
+        return cls.build(
+            properties={
+                "sym_name": sym_name,
+                "function_type": FunctionType.from_lists(inputs, outputs),
+                "tied_operands": tied_operands_attr(ties) if outputs else None,
+                "sym_visibility": None if visibility is None else visibility,
+                # IREE's parser always stores both lists, empty entries included.
+                "arg_attrs": ArrayAttr(arg_dicts),
+                "res_attrs": ArrayAttr([e.attrs or DictionaryAttr({}) for e in entries]),
+            },
+            attributes=extra.data if extra is not None else {},
+            regions=[region if region is not None else Region()],
+        )
+
+    def print(self, printer: Printer) -> None:
+        if self.sym_visibility is not None:
+            printer.print_string(f" {self.sym_visibility.data}")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        inputs = self.function_type.inputs.data
+        arg_attrs = self.arg_attrs.data if self.arg_attrs else None
+
+        def print_arg(i: int) -> None:
+            printer.print_string(f"%arg{i}: ")
+            printer.print_attribute(inputs[i])
+            if arg_attrs is not None and arg_attrs[i].data:
+                printer.print_string(" ")
+                printer.print_attr_dict(arg_attrs[i].data)
+
+        printer.print_string("(")
+        printer.print_list(range(len(inputs)), print_arg)
+        printer.print_string(")")
+        outputs = self.function_type.outputs.data
+        if outputs:
+            printer.print_string(" -> ")
+            print_result_list(
+                printer,
+                outputs,
+                [None] * len(outputs),
+                [None if t is None else (f"arg{t}", inputs[t])
+                 for t in self.tied_result_operands()],
+                attrs=self.res_attrs.data if self.res_attrs else None,
+            )
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        if self.body.blocks:
+            printer.print_string(" ")
+            printer.print_region(self.body)
+
+
+@irdl_op_definition
+class AsyncCallOp(IRDLOperation):
+    """`stream.async.call (on(aff))? @fn(%r[%o to %e for %l], %x) : (type{%size},
+    type) -> results` -- calls a `stream.async.func`; results may be tied to
+    operands. Effects unknown (those of the callee)."""
+
+    name = "stream.async.call"
+
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+    resource_operand_offsets = var_operand_def(IndexType)
+    resource_operand_ends = var_operand_def(IndexType)
+    resource_operand_lengths = var_operand_def(IndexType)
+    result_sizes = var_operand_def(IndexType)
+    callee = prop_def(SymbolRefAttr)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    results_ = var_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(SizeAware())
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return tied_indices(self.tied_operands, len(self.results))
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        """The size of `resource_operands[index]`, as for `async.dispatch`."""
+        return size_among(self.resource_operands, self.resource_operand_sizes, index)
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return size_among(self.results, self.result_sizes, index)
+
+    def verify_(self) -> None:
+        required = len(resource_positions(self.resource_operands))
+        present = len(self.resource_operand_offsets)
+        _verify_ranges(
+            [present, len(self.resource_operand_ends), len(self.resource_operand_lengths)],
+            "mismatch on resource range offsets/ends/lengths; counts must match",
+        )
+        if present != required:
+            raise VerifyException(
+                f"expects {required} resource range operand sets but {present} "
+                "are present"
+            )
+        if len(self.resource_operand_sizes) != required:
+            raise VerifyException("each resource operand needs one size")
+        for result in self.results:
+            if not isinstance(result.type, ResourceType):
+                raise VerifyException(
+                    "non-resource return values are not yet supported on async calls"
+                )
+        verify_tied_operands(
+            self, self.tied_operands, len(self.results), len(self.resource_operands)
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncCallOp:
+        affinity = parse_optional_on(parser)
+        pos = parser.pos
+        callee = parser.parse_attribute()
+        if not isinstance(callee, SymbolRefAttr):
+            parser.raise_error("expected a callee symbol", pos)
+        call = parse_ranged_call(parser)
+        ranges = call.ranges
+        ties = ranges["tied_operands"]
+        op = cls.build(
+            operands=[
+                call.operands,
+                ranges["operand_sizes"],
+                ranges["operand_offsets"],
+                ranges["operand_ends"],
+                ranges["operand_lengths"],
+                ranges["result_sizes"],
+            ],
+            properties={
+                "callee": callee,
+                "tied_operands": None if ties is None else tied_operands_attr(ties),
+                "affinity": affinity,
+            },
+            result_types=[call.result_types],
+            attributes=call.attributes,
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_optional_on(printer, self.affinity)
+        printer.print_string(" ")
+        printer.print_attribute(self.callee)
+        print_ranged_call(printer, self)
+
+
+# --------------------------------------------------------------------------------
+# Tensor-phase dispatches and traces
+# --------------------------------------------------------------------------------
+
+
+def _parse_shaped(parser: Parser) -> tuple[Attribute, list[UnresolvedOperand]]:
+    """`type`, `tensor<?x4xf32>{%d}` or `!stream.resource<*>{%size}`."""
+    type = parser.parse_type()
+    values: list[UnresolvedOperand] = []
+    if isinstance(type, (TensorType, ResourceType)) and (
+        isinstance(type, ResourceType) or _dynamic_dim_count(type)
+    ):
+        values = parser.parse_comma_separated_list(
+            parser.Delimiter.BRACES, parser.parse_unresolved_operand
+        )
+    return type, values
+
+
+def _print_shaped(printer: Printer, type: Attribute, values: Sequence[SSAValue]) -> None:
+    printer.print_attribute(type)
+    if values:
+        printer.print_string("{")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string("}")
+
+
+def _take(values: list[SSAValue], type: Attribute) -> list[SSAValue]:
+    """The next dynamic dimensions of `type` from the front of `values`."""
+    count = _dynamic_dim_count(type)
+    taken = values[:count]
+    del values[:count]
+    return taken
+
+
+@irdl_op_definition
+class TensorDispatchOp(IRDLOperation):
+    """`stream.tensor.dispatch (on(aff))? @ex::@entry([workload])?(operands) :
+    (enc{dims} in type{%size}, type) -> results` -- an executable entry point on
+    encoded tensors held in resources (the tensor-phase `async.dispatch`)."""
+
+    name = "stream.tensor.dispatch"
+
+    workload = var_operand_def(IndexType)
+    resource_operands = var_operand_def()
+    operand_sizes = var_operand_def(IndexType)
+    operand_encoding_dims = var_operand_def(IndexType)
+    result_sizes = var_operand_def(IndexType)
+    result_encoding_dims = var_operand_def(IndexType)
+    entry_points = prop_def(ArrayAttr[SymbolRefAttr])
+    operand_encodings = prop_def(ArrayAttr)
+    result_encodings = prop_def(ArrayAttr)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    results_ = var_result_def(ResourceType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(RUNTIME_PATTERNS, _DispatchEffects(), SizeAware())
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        """Per result, the index into `resource_operands` it is tied to."""
+        return tied_indices(self.tied_operands, len(self.results))
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return size_among(self.resource_operands, self.operand_sizes, index)
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return size_among(self.results, self.result_sizes, index)
+
+    def verify_(self) -> None:
+        if not self.entry_points.data:
+            raise VerifyException("at least one entry point must be defined")
+        if len(self.operand_sizes) != len(resource_positions(self.resource_operands)):
+            raise VerifyException("each resource operand needs one size")
+        if len(self.result_sizes) != len(self.results):
+            raise VerifyException("each result needs one size")
+        if len(self.operand_encodings.data) != len(self.resource_operands):
+            raise VerifyException("each operand needs one encoding entry")
+        if len(self.result_encodings.data) != len(self.results):
+            raise VerifyException("each result needs one encoding entry")
+        for encodings, dims in (
+            (self.operand_encodings, self.operand_encoding_dims),
+            (self.result_encodings, self.result_encoding_dims),
+        ):
+            expected = sum(_dynamic_dim_count(e) for e in encodings.data)
+            if expected != len(dims):
+                raise VerifyException(
+                    f"encodings have {expected} dynamic dimensions but "
+                    f"{len(dims)} dimension values are attached"
+                )
+        verify_tied_operands(
+            self, self.tied_operands, len(self.results), len(self.resource_operands)
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorDispatchOp:
+        affinity = parse_optional_on(parser)
+        entry_points = parse_entry_points(parser)
+        index = IndexType()
+        workload: list[UnresolvedOperand] = []
+        if parser.parse_optional_punctuation("[") is not None:
+            if parser.parse_optional_punctuation("]") is None:
+                workload = [parser.parse_unresolved_operand()]
+                while parser.parse_optional_punctuation(",") is not None:
+                    workload.append(parser.parse_unresolved_operand())
+                parser.parse_punctuation("]")
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        types: list[Attribute] = []
+        sizes: list[UnresolvedOperand] = []
+        encodings: list[Attribute] = []
+        encoding_dims: list[UnresolvedOperand] = []
+
+        def operand_type() -> None:
+            first, first_values = _parse_shaped(parser)
+            if parser.parse_optional_keyword("in") is None:
+                types.append(first)
+                sizes.extend(first_values)
+                encodings.append(UnusedType())
+                return
+            type, values = _parse_shaped(parser)
+            types.append(type)
+            sizes.extend(values)
+            encodings.append(first)
+            encoding_dims.extend(first_values)
+
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, operand_type)
+        if len(types) != len(operands):
+            parser.raise_error(f"{len(operands)} operands but {len(types)} types", pos)
+        parser.parse_punctuation("->")
+        result_types: list[Attribute] = []
+        result_sizes: list[UnresolvedOperand] = []
+        result_encodings: list[Attribute] = []
+        result_dims: list[UnresolvedOperand] = []
+        ties: list[int | None] = []
+
+        def result() -> None:
+            encoding, dims = _parse_shaped(parser)
+            parser.parse_keyword("in")
+            entry = parse_result_list(parser, sized=True)
+            if len(entry) != 1 or entry[0].size is None:
+                parser.raise_error("expected one sized result resource")
+            tie, type = resolve_tied(parser, entry[0], operands, types)
+            ties.append(tie)
+            result_types.append(type)
+            result_sizes.append(entry[0].size)  # type: ignore[arg-type]
+            result_encodings.append(encoding)
+            result_dims.extend(dims)
+
+        if parser.parse_optional_punctuation("(") is not None:
+            if parser.parse_optional_punctuation(")") is None:
+                result()
+                while parser.parse_optional_punctuation(",") is not None:
+                    result()
+                parser.parse_punctuation(")")
+        else:
+            result()
+
+        def idx(values: Sequence[UnresolvedOperand]) -> list[SSAValue]:
+            return [parser.resolve_operand(v, index) for v in values]
+
+        return cls.build(
+            operands=[
+                idx(workload),
+                parser.resolve_operands(operands, types, pos),
+                idx(sizes),
+                idx(encoding_dims),
+                idx(result_sizes),
+                idx(result_dims),
+            ],
+            properties={
+                "entry_points": ArrayAttr(entry_points),
+                "operand_encodings": ArrayAttr(encodings),
+                "result_encodings": ArrayAttr(result_encodings),
+                "tied_operands": tied_operands_attr(ties) if result_types else None,
+                "affinity": affinity,
+            },
+            result_types=[result_types],
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        print_optional_on(printer, self.affinity)
+        printer.print_string(" ")
+        if len(self.entry_points.data) == 1:
+            printer.print_attribute(self.entry_points.data[0])
+        else:
+            printer.print_string("{")
+            printer.print_list(self.entry_points.data, printer.print_attribute)
+            printer.print_string("}")
+        if self.workload:
+            printer.print_string("[")
+            printer.print_list(self.workload, printer.print_operand)
+            printer.print_string("]")
+        printer.print_string("(")
+        printer.print_list(self.resource_operands, printer.print_operand)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        dims = list(self.operand_encoding_dims)
+        positions = resource_positions(self.resource_operands)
+
+        def operand_type(i: int) -> None:
+            encoding = self.operand_encodings.data[i]
+            if not isinstance(encoding, UnusedType):
+                _print_shaped(printer, encoding, _take(dims, encoding))
+                printer.print_string(" in ")
+            position = positions.get(i)
+            sizes = [] if position is None else [self.operand_sizes[position]]
+            _print_shaped(printer, self.resource_operands[i].type, sizes)
+
+        printer.print_string(" : (")
+        printer.print_list(range(len(self.resource_operands)), operand_type)
+        printer.print_string(") -> ")
+        result_dims = list(self.result_encoding_dims)
+        ties = self.tied_result_operands()
+
+        def result(i: int) -> None:
+            encoding = self.result_encodings.data[i]
+            _print_shaped(printer, encoding, _take(result_dims, encoding))
+            printer.print_string(" in ")
+            tie = ties[i]
+            print_result_list(
+                printer,
+                [self.results[i].type],
+                [self.result_sizes[i]],
+                [None if tie is None else self.resource_operands[tie]],
+            )
+
+        parens = len(self.results) != 1
+        if parens:
+            printer.print_string("(")
+        printer.print_list(range(len(self.results)), result)
+        if parens:
+            printer.print_string(")")
+
+
+@irdl_op_definition
+class TensorTraceOp(IRDLOperation):
+    """`stream.tensor.trace "key" = [%r : enc{dims} in type{%size}, ...]` --
+    prints staging resources at runtime (unknown effects, as in IREE)."""
+
+    name = "stream.tensor.trace"
+
+    resources = var_operand_def(ResourceType)
+    resource_sizes = var_operand_def(IndexType)
+    resource_encoding_dims = var_operand_def(IndexType)
+    key = prop_def(StringAttr)
+    resource_encodings = prop_def(ArrayAttr)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(SizeAware())
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.resource_sizes[index] if index < len(self.resource_sizes) else None
+
+    def verify_(self) -> None:
+        if not (len(self.resources) == len(self.resource_sizes)
+                == len(self.resource_encodings.data)):
+            raise VerifyException(
+                "each resource needs a matching resource encoding and size "
+                "(array length mismatch)"
+            )
+        expected = sum(_dynamic_dim_count(e) for e in self.resource_encodings.data)
+        if expected != len(self.resource_encoding_dims):
+            raise VerifyException(
+                f"encodings have {expected} dynamic dimensions but "
+                f"{len(self.resource_encoding_dims)} dimension values are attached"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TensorTraceOp:
+        key = parser.parse_str_literal()
+        parser.parse_punctuation("=")
+        resources: list[SSAValue] = []
+        sizes: list[SSAValue] = []
+        encodings: list[Attribute] = []
+        dims: list[SSAValue] = []
+        index = IndexType()
+
+        def entry() -> None:
+            resource = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            encoding, encoding_dims = _parse_shaped(parser)
+            parser.parse_keyword("in")
+            pos = parser.pos
+            type, size = parse_sized_type(parser)
+            if size is None:
+                parser.raise_error("expected a sized resource type", pos)
+            resources.append(parser.resolve_operand(resource, type))
+            sizes.append(parser.resolve_operand(size, index))
+            encodings.append(encoding)
+            dims.extend(parser.resolve_operand(d, index) for d in encoding_dims)
+
+        parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        return cls.build(
+            operands=[resources, sizes, dims],
+            properties={"key": StringAttr(key), "resource_encodings": ArrayAttr(encodings)},
+            attributes=attributes.data if attributes is not None else {},
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.key.data)
+        printer.print_string(" = [")
+        dims = list(self.resource_encoding_dims)
+        with printer.indented():
+            for i, resource in enumerate(self.resources):
+                printer._print_new_line()
+                printer.print_operand(resource)
+                printer.print_string(" : ")
+                encoding = self.resource_encodings.data[i]
+                _print_shaped(printer, encoding, _take(dims, encoding))
+                printer.print_string(" in ")
+                print_sized_type(printer, resource.type, self.resource_sizes[i])
+                if i < len(self.resources) - 1:
+                    printer.print_string(",")
+        printer._print_new_line()
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+# --------------------------------------------------------------------------------
+# Parameter archives
+# --------------------------------------------------------------------------------
+
+_SOURCE_KEY = "custom<ParameterReference>($source_scope, $source_key) `` `[` $source_offset `]`"
+_TARGET_KEY = "custom<ParameterReference>($target_scope, $target_key) `` `[` $target_offset `]`"
+_TIMEPOINT_TAIL = " `=` `` `>` type($result_timepoint) attr-dict-with-keyword"
+_PARAMETER_NAMES = FixedResultNames(("result", "result_timepoint"))
+
+
+@irdl_op_definition
+class TensorParameterLoadOp(IRDLOperation):
+    """`stream.tensor.parameter.load (on(aff))? (%scope::)?%key[%offset] :
+    enc{dims} in type{%size}` -- a new resource holding a parameter."""
+
+    name = "stream.tensor.parameter.load"
+
+    source_scope = opt_operand_def(BufferType)
+    source_key = operand_def(BufferType)
+    source_offset = operand_def(I64)
+    result_encoding_dims = var_operand_def(IndexType)
+    result_size = operand_def(IndexType)
+    result_encoding = prop_def(TypeAttribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"})
+    )
+    custom_directives = (ParameterReference, EncodingDims)
+
+    assembly_format = (
+        _AFFINITY + " " + _SOURCE_KEY + " `:` $result_encoding "
+        "custom<EncodingDims>($result_encoding_dims) `in` "
+        + _sized("result", "result_size") + " attr-dict-with-keyword"
+    )
+
+    def verify_(self) -> None:
+        _verify_dims(self.result_encoding, self.result_encoding_dims, "type set")
+
+
+@irdl_op_definition
+class TensorParameterWriteOp(IRDLOperation):
+    """`stream.tensor.parameter.write (on(aff))? %r -> (%scope::)?%key[%offset] :
+    enc{dims} in type{%size}` -- stores a resource into a parameter archive; the
+    result is the source."""
+
+    name = "stream.tensor.parameter.write"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    source = operand_def(T)
+    source_encoding_dims = var_operand_def(IndexType)
+    source_size = operand_def(IndexType)
+    target_scope = opt_operand_def(BufferType)
+    target_key = operand_def(BufferType)
+    target_offset = operand_def(I64)
+    source_encoding = prop_def(TypeAttribute)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        OperandEffects(reads=operands_named("source")),
+        MemoryWriteEffect(),
+        SizeAware.fields(operands={0: "source_size"}, results={0: "source_size"}),
+    )
+    custom_directives = (ParameterReference, EncodingDims)
+
+    assembly_format = (
+        _AFFINITY + " $source `->` " + _TARGET_KEY + " `:` $source_encoding "
+        "custom<EncodingDims>($source_encoding_dims) `in` "
+        + _sized("source", "source_size") + " attr-dict-with-keyword"
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return (0,)
+
+    def verify_(self) -> None:
+        _verify_dims(self.source_encoding, self.source_encoding_dims, "type set")
+
+
+@irdl_op_definition
+class AsyncParameterLoadOp(IRDLOperation):
+    """`stream.async.parameter.load (on(aff))? (await(%t))? (%scope::)?%key[%off]
+    : type{%size} => !stream.timepoint` -- a new resource holding a parameter."""
+
+    name = "stream.async.parameter.load"
+
+    await_timepoint = opt_operand_def(TimepointType)
+    source_scope = opt_operand_def(BufferType)
+    source_key = operand_def(BufferType)
+    source_offset = operand_def(I64)
+    result_size = operand_def(IndexType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(allocates=lambda op: (op.results[0],)),
+        SizeAware.fields(results={0: "result_size"}),
+        _PARAMETER_NAMES,
+    )
+    custom_directives = (ParameterReference,)
+
+    assembly_format = (
+        _AFFINITY + " " + _await(False) + " " + _SOURCE_KEY + " `:` "
+        + _sized("result", "result_size") + _TIMEPOINT_TAIL
+    )
+
+
+@irdl_op_definition
+class AsyncParameterReadOp(IRDLOperation):
+    """`stream.async.parameter.read (on(aff))? (await(%t))? (%scope::)?%key[%off]
+    -> %r[%o to %e for %l] : type{%size} => !stream.timepoint` -- reads a
+    parameter into a range of the target (the result)."""
+
+    name = "stream.async.parameter.read"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    target = operand_def(T)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_end = operand_def(IndexType)
+    target_length = operand_def(IndexType)
+    source_scope = opt_operand_def(BufferType)
+    source_key = operand_def(BufferType)
+    source_offset = operand_def(I64)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(writes=operands_named("target")),
+        SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}),
+        _PARAMETER_NAMES,
+    )
+    custom_directives = (ParameterReference,)
+
+    assembly_format = (
+        _AFFINITY + " " + _await(False) + " " + _SOURCE_KEY + " `->` $target `` "
+        "`[` $target_offset `to` $target_end `for` $target_length `]` `:` "
+        + _sized("target", "target_size") + _TIMEPOINT_TAIL
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return _tied_to(self, self.target)
+
+
+@irdl_op_definition
+class AsyncParameterWriteOp(IRDLOperation):
+    """`stream.async.parameter.write (on(aff))? (await(%t))? %r[%o to %e for %l]
+    -> (%scope::)?%key[%off] : type{%size} => !stream.timepoint` -- stores a
+    range of the source into a parameter archive (the result is the source)."""
+
+    name = "stream.async.parameter.write"
+
+    T: ClassVar = VarConstraint("T", base(ResourceType))
+    source = operand_def(T)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    source_end = operand_def(IndexType)
+    source_length = operand_def(IndexType)
+    target_scope = opt_operand_def(BufferType)
+    target_key = operand_def(BufferType)
+    target_offset = operand_def(I64)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(T)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(reads=operands_named("source")),
+        MemoryWriteEffect(),
+        SizeAware.fields(operands={0: "source_size"}, results={0: "source_size"}),
+        _PARAMETER_NAMES,
+    )
+    custom_directives = (ParameterReference,)
+
+    assembly_format = (
+        _AFFINITY + " " + _await(False) + " $source `` "
+        "`[` $source_offset `to` $source_end `for` $source_length `]` `->` "
+        + _TARGET_KEY + " `:` " + _sized("source", "source_size") + _TIMEPOINT_TAIL
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return _tied_to(self, self.source)
+
+
+class _ParameterBatchOp(IRDLOperation):
+    """`stream.async.parameter.gather` / `scatter`: `(on(aff))? (await(%t))?
+    { row, ... } : type => !stream.timepoint`, one row per parameter, all rows on
+    one resource and one scope."""
+
+    @classmethod
+    def _parse_rows(cls, parser: Parser, row) -> dict[str, Attribute | None]:
+        affinity = parse_optional_on(parser)
+        await_timepoint = None
+        if parser.parse_optional_keyword("await") is not None:
+            parser.parse_punctuation("(")
+            await_timepoint = parser.parse_unresolved_operand()
+            parser.parse_punctuation(")")
+        parser.parse_comma_separated_list(parser.Delimiter.BRACES, row)
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        parser.parse_punctuation("=")
+        parser.parse_punctuation(">")
+        timepoint_type = parser.parse_type()
+        return {
+            "affinity": affinity,
+            "await": await_timepoint,
+            "result_type": result_type,
+            "timepoint_type": timepoint_type,
+        }
+
+    def _print_head(self, printer: Printer) -> None:
+        print_optional_on(printer, getattr(self, "affinity"))
+        timepoint = getattr(self, "await_timepoint")
+        if timepoint is not None:
+            printer.print_string(" await(")
+            printer.print_operand(timepoint)
+            printer.print_string(")")
+        printer.print_string(" {")
+
+    def _print_tail(self, printer: Printer, count: int, row) -> None:
+        with printer.indented():
+            for i in range(count):
+                printer._print_new_line()
+                row(i)
+                if i < count - 1:
+                    printer.print_string(",")
+        printer._print_new_line()
+        printer.print_string("} : ")
+        printer.print_attribute(self.results[0].type)
+        printer.print_string(" => ")
+        printer.print_attribute(self.results[1].type)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+def _same_row_operand(
+    parser: Parser, first: UnresolvedOperand | None, other: UnresolvedOperand | None,
+    message: str,
+) -> None:
+    same = (first is None) == (other is None) and (
+        first is None or other is None or (
+            first.span.text == other.span.text and first.index == other.index
+        )
+    )
+    if not same:
+        parser.raise_error(message)
+
+
+@irdl_op_definition
+class AsyncParameterGatherOp(_ParameterBatchOp):
+    """`stream.async.parameter.gather ... { (%scope::)?%key[%off] -> %r[%o to %e
+    for %l] : type{%size}, ... } : type => !stream.timepoint` -- reads many
+    parameters into ranges of one target (the result)."""
+
+    name = "stream.async.parameter.gather"
+
+    source_scope = opt_operand_def(BufferType)
+    source_keys = var_operand_def(BufferType)
+    source_offsets = var_operand_def(I64)
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offsets = var_operand_def(IndexType)
+    target_ends = var_operand_def(IndexType)
+    target_lengths = var_operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(writes=operands_named("target")),
+        SizeAware(),
+        _PARAMETER_NAMES,
+    )
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size if self.operands[index] is self.target else None
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size if index == 0 else None
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return _tied_to(self, self.target)
+
+    def verify_(self) -> None:
+        _verify_ranges(
+            [len(self.source_keys), len(self.source_offsets), len(self.target_offsets),
+             len(self.target_ends), len(self.target_lengths)],
+            "requires that the source keys, source offsets, target offsets, "
+            "target ends, and lengths are all 1:1",
+        )
+        if self.result.type != self.target.type:
+            raise VerifyException("the result has the type of the target")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncParameterGatherOp:
+        rows: list[tuple[UnresolvedOperand | None, UnresolvedOperand,
+                         UnresolvedOperand, tuple[UnresolvedOperand, ...],
+                         UnresolvedOperand, Attribute, UnresolvedOperand | None]] = []
+
+        def row() -> None:
+            scope, key = _parse_parameter_reference(parser)
+            parser.parse_punctuation("[")
+            offset = parser.parse_unresolved_operand()
+            parser.parse_punctuation("]")
+            parser.parse_punctuation("->")
+            target = parser.parse_unresolved_operand()
+            target_range = _parse_range(parser)
+            parser.parse_punctuation(":")
+            type, size = parse_sized_type(parser)
+            if rows:
+                _same_row_operand(
+                    parser, rows[0][0], scope,
+                    "each operation must use the same scope and target resource",
+                )
+                _same_row_operand(
+                    parser, rows[0][4], target,
+                    "each operation must use the same scope and target resource",
+                )
+            rows.append((scope, key, offset, target_range, target, type, size))
+
+        head = cls._parse_rows(parser, row)
+        index = IndexType()
+        scope, _, _, _, target, target_type, target_size = rows[0]
+        if target_size is None:
+            parser.raise_error("expected a sized target resource")
+        buffer = BufferType()
+        return cls.build(
+            operands=[
+                [] if scope is None else [parser.resolve_operand(scope, buffer)],
+                [parser.resolve_operand(r[1], buffer) for r in rows],
+                [parser.resolve_operand(r[2], i64) for r in rows],
+                parser.resolve_operand(target, target_type),
+                parser.resolve_operand(target_size, index),
+                [parser.resolve_operand(r[3][0], index) for r in rows],
+                [parser.resolve_operand(r[3][1], index) for r in rows],
+                [parser.resolve_operand(r[3][2], index) for r in rows],
+                [] if head["await"] is None
+                else [parser.resolve_operand(head["await"], TimepointType())],
+            ],
+            properties={"affinity": head["affinity"]},
+            result_types=[head["result_type"], head["timepoint_type"]],
+            attributes=(parser.parse_optional_attr_dict_with_keyword() or DictionaryAttr({})).data,
+        )
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer)
+
+        def row(i: int) -> None:
+            _print_parameter_reference(printer, self.source_scope, self.source_keys[i])
+            printer.print_string("[")
+            printer.print_operand(self.source_offsets[i])
+            printer.print_string("] -> ")
+            printer.print_operand(self.target)
+            _print_range(
+                printer, self.target_offsets[i], self.target_ends[i], self.target_lengths[i]
+            )
+            printer.print_string(" : ")
+            print_sized_type(printer, self.target.type, self.target_size)
+
+        self._print_tail(printer, len(self.source_keys), row)
+
+
+@irdl_op_definition
+class AsyncParameterScatterOp(_ParameterBatchOp):
+    """`stream.async.parameter.scatter ... { %r[%o to %e for %l] : type{%size} ->
+    (%scope::)?%key[%off], ... } : type => !stream.timepoint` -- stores ranges of
+    one source into many parameters (the result is the source)."""
+
+    name = "stream.async.parameter.scatter"
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offsets = var_operand_def(IndexType)
+    source_ends = var_operand_def(IndexType)
+    source_lengths = var_operand_def(IndexType)
+    target_scope = opt_operand_def(BufferType)
+    target_keys = var_operand_def(BufferType)
+    target_offsets = var_operand_def(I64)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result = result_def(ResourceType)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(reads=operands_named("source")),
+        MemoryWriteEffect(),
+        SizeAware.fields(operands={0: "source_size"}, results={0: "source_size"}),
+        _PARAMETER_NAMES,
+    )
+
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return _tied_to(self, self.source)
+
+    def verify_(self) -> None:
+        _verify_ranges(
+            [len(self.target_keys), len(self.source_offsets), len(self.source_ends),
+             len(self.source_lengths), len(self.target_offsets)],
+            "requires that the source offsets, source ends, lengths, target keys, "
+            "and target offsets are all 1:1",
+        )
+        if self.result.type != self.source.type:
+            raise VerifyException("the result has the type of the source")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncParameterScatterOp:
+        rows: list[tuple[UnresolvedOperand, tuple[UnresolvedOperand, ...], Attribute,
+                         UnresolvedOperand | None, UnresolvedOperand | None,
+                         UnresolvedOperand, UnresolvedOperand]] = []
+
+        def row() -> None:
+            source = parser.parse_unresolved_operand()
+            source_range = _parse_range(parser)
+            parser.parse_punctuation(":")
+            type, size = parse_sized_type(parser)
+            parser.parse_punctuation("->")
+            scope, key = _parse_parameter_reference(parser)
+            parser.parse_punctuation("[")
+            offset = parser.parse_unresolved_operand()
+            parser.parse_punctuation("]")
+            if rows:
+                _same_row_operand(
+                    parser, rows[0][0], source,
+                    "each operation must use the same source resource and scope",
+                )
+                _same_row_operand(
+                    parser, rows[0][4], scope,
+                    "each operation must use the same source resource and scope",
+                )
+            rows.append((source, source_range, type, size, scope, key, offset))
+
+        head = cls._parse_rows(parser, row)
+        index = IndexType()
+        source, _, source_type, source_size, scope, _, _ = rows[0]
+        if source_size is None:
+            parser.raise_error("expected a sized source resource")
+        buffer = BufferType()
+        return cls.build(
+            operands=[
+                parser.resolve_operand(source, source_type),
+                parser.resolve_operand(source_size, index),
+                [parser.resolve_operand(r[1][0], index) for r in rows],
+                [parser.resolve_operand(r[1][1], index) for r in rows],
+                [parser.resolve_operand(r[1][2], index) for r in rows],
+                [] if scope is None else [parser.resolve_operand(scope, buffer)],
+                [parser.resolve_operand(r[5], buffer) for r in rows],
+                [parser.resolve_operand(r[6], i64) for r in rows],
+                [] if head["await"] is None
+                else [parser.resolve_operand(head["await"], TimepointType())],
+            ],
+            properties={"affinity": head["affinity"]},
+            result_types=[head["result_type"], head["timepoint_type"]],
+            attributes=(parser.parse_optional_attr_dict_with_keyword() or DictionaryAttr({})).data,
+        )
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer)
+
+        def row(i: int) -> None:
+            printer.print_operand(self.source)
+            _print_range(
+                printer, self.source_offsets[i], self.source_ends[i], self.source_lengths[i]
+            )
+            printer.print_string(" : ")
+            print_sized_type(printer, self.source.type, self.source_size)
+            printer.print_string(" -> ")
+            _print_parameter_reference(printer, self.target_scope, self.target_keys[i])
+            printer.print_string("[")
+            printer.print_operand(self.target_offsets[i])
+            printer.print_string("]")
+
+        self._print_tail(printer, len(self.target_keys), row)
+
+
+STREAM_RUNTIME_OPS = (
+    ContextResolveOp,
+    ResourceRetainOp,
+    ResourceReleaseOp,
+    ResourceIsTerminalOp,
+    ResourceConstantsOp,
+    FileConstantOp,
+    FileReadOp,
+    FileWriteOp,
+    AsyncBarrierOp,
+    AsyncCollectiveOp,
+    ChannelCreateOp,
+    ChannelSplitOp,
+    ChannelRankOp,
+    ChannelCountOp,
+    AsyncFuncOp,
+    AsyncCallOp,
+    TensorDispatchOp,
+    TensorTraceOp,
+    TensorParameterLoadOp,
+    TensorParameterWriteOp,
+    AsyncParameterLoadOp,
+    AsyncParameterReadOp,
+    AsyncParameterWriteOp,
+    AsyncParameterGatherOp,
+    AsyncParameterScatterOp,
+)
+STREAM_RUNTIME_ATTRIBUTES = (ChannelType, FileType, CollectiveAttr)
