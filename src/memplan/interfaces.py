@@ -264,15 +264,27 @@ def stream_of(op: Operation) -> SSAValue | None:
     return trait.stream(op) if trait is not None else None
 
 
+def _always(op: Operation) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class StreamSynchronization(OpTrait):
     """The host blocks in this op until the stream in operand `stream_index` is empty.
 
     After it returns, every device access enqueued on that stream before it has
     completed. `stream_index=None` means the op waits for every stream.
+
+    `after_accesses`: the host waits once the op is done with its own accesses (a
+    runtime loop reading each iteration's condition back), so those are complete
+    too; otherwise it waits before them (a read-back waits, then reads). `when`:
+    the op waits only when this holds of it (a loop that may run no iteration
+    waits only when its operands say it runs one).
     """
 
     stream_index: int | None = 0
+    after_accesses: bool = False
+    when: Callable[[Operation], bool] = _always
 
     def stream(self, op: Operation) -> SSAValue | None:
         if self.stream_index is None:
@@ -284,11 +296,11 @@ ALL_STREAMS = object()
 """What an op that waits for every stream synchronizes (see `synchronized_stream`)."""
 
 
-def synchronized_stream(op: Operation) -> SSAValue | object | None:
-    """What `op` waits for: a stream value, `ALL_STREAMS`, or None when it does not
-    synchronize."""
+def synchronized_stream(op: Operation, *, after_accesses: bool = False) -> SSAValue | object | None:
+    """What `op` waits for before its own accesses (`after_accesses`: once done with
+    them): a stream value, `ALL_STREAMS`, or None when it does not wait then."""
     trait = get_interface(op, StreamSynchronization)
-    if trait is None:
+    if trait is None or trait.after_accesses is not after_accesses or not trait.when(op):
         return None
     stream = trait.stream(op)
     return ALL_STREAMS if stream is None else stream

@@ -40,7 +40,9 @@ What the analysis records, for each buffer root of a block (`BlockOrdering.info`
 Only synchronizing ops directly in the block count: one in a loop or branch body may
 not run. Positions are keys, 2*i for the sync of the i-th op of the block and 2*i+1
 for its accesses, so an op that waits for a stream and then reads (a read-back)
-orders its own read after the device work before it.
+orders its own read after the device work before it; an op that waits once done
+with its own accesses (`StreamSynchronization.after_accesses`: a runtime loop
+reading its condition back) syncs at 2*i+2, after them and before the next op's.
 
 Queries, none of which scans accesses:
 
@@ -281,10 +283,15 @@ class BlockOrdering:
         self.ops: list[Operation] = list(block.ops)
         self._index = {op: i for i, op in enumerate(self.ops)}
         self._syncs: dict[object, list[int]] = {}
+        self._sync_ops: list[Operation] = []
         for i, op in enumerate(self.ops):
-            stream = synchronized_stream(op)
-            if stream is not None:
-                self._syncs.setdefault(stream, []).append(2 * i)
+            for key, stream in (
+                (2 * i, synchronized_stream(op)),
+                (2 * i + 2, synchronized_stream(op, after_accesses=True)),
+            ):
+                if stream is not None:
+                    self._syncs.setdefault(stream, []).append(key)
+                    self._sync_ops.append(op)
         self._infos: dict[SSAValue, BufferInfo] = {}
         self._effects: dict[Operation, Set[EffectInstance] | None] = {}
         """Each user's effects, asked once: a kernel is a user of every buffer it
@@ -315,7 +322,7 @@ class BlockOrdering:
 
     def sync_points(self) -> list[Operation]:
         """The synchronizing ops of the block, in order."""
-        return [self.ops[k // 2] for k in sorted(k for ks in self._syncs.values() for k in ks)]
+        return list(dict.fromkeys(self._sync_ops))
 
     # ------------------------------------------------------------- buffers
 

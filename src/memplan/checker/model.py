@@ -3,8 +3,9 @@ in their roots, and every access with where and when it runs.
 
 Nothing here asks for an op's class. Views answer through `ViewLike` (their source,
 their byte range, whether they place a buffer of their own); effects, streams and
-waits through `memory_effects`, `stream_of`, `synchronized_stream`; how an op runs its
-regions through `HostInlineRegions`; memory the runtime keeps per context through
+waits through `memory_effects`, `stream_of`, `synchronized_stream`; what an op's
+outlined bodies may touch through `OutlinedBodies`; how an op runs its regions through
+`HostInlineRegions`; memory the runtime keeps per context through
 `ContextMemory`. Element sizes come from the data layout's one rule
 (`memplan.analysis.data_layout.alloc_size`), the same the planners and the
 interpreter use, so the checker tests a plan's bytes rather than repeating the
@@ -33,6 +34,8 @@ from memplan.interfaces import (
     get_interface,
     host_inline_regions,
     memory_effects,
+    outlined_bodies,
+    outlined_streams,
     stream_of,
     synchronized_stream,
 )
@@ -178,7 +181,7 @@ class BlockInfo:
 
     ops: list[Operation] = field(default_factory=list)
     index: dict[Operation, int] = field(default_factory=dict)
-    sync_at: list[int] = field(default_factory=list)
+    sync_at: list[float] = field(default_factory=list)
     sync_for: list[object] = field(default_factory=list)
 
     def any_sync(self, stream: SSAValue, lo: float, hi: float) -> bool:
@@ -318,10 +321,14 @@ class Function:
             info.index[op] = i
             path = (*outer, (block, i))
             self.order += 1
-            waits = synchronized_stream(op)
-            if waits is not None and deferred is None:
-                info.sync_at.append(i)
-                info.sync_for.append(waits)
+            if deferred is None:
+                # A wait once the op is done with its accesses lies between it and
+                # the next op.
+                for position, waits in ((i, synchronized_stream(op)),
+                                        (i + 0.5, synchronized_stream(op, after_accesses=True))):
+                    if waits is not None:
+                        info.sync_at.append(position)
+                        info.sync_for.append(waits)
             self._visit(op, path, deferred)
             inner = deferred
             if op.regions and inner is None and host_inline_regions(op) is None:
@@ -356,6 +363,15 @@ class Function:
         if op.regions:
             for value in buffers:
                 self._escape(op, value, path)
+            return
+        if outlined_bodies(op):
+            # The bodies may read and write every buffer handed to the op, on the host
+            # while it runs and on each stream they are handed (as the ordering analysis).
+            waits = synchronized_stream(op)
+            for value in buffers:
+                for write in (False, True):
+                    for stream in (None, *outlined_streams(op)):
+                        self._access(op, value, write, path, stream, waits, False)
             return
         effects = memory_effects(op)
         if effects is None:

@@ -3,10 +3,13 @@
 - `hip.loop` / `hip.if`: the runtime calls outlined body functions (by symbol)
   with the loop-carried or output buffers and the captured values. The device work
   in those bodies is invisible at the call site, so these ops declare
-  `OutlinedBodies`: the ordering analysis treats every buffer passed to them as
-  escaping (it never shares bytes), and says so in its remarks. Their own effects
-  are hip-ep's: a write of each memref `iter_args`/`outs` operand and a read of each
-  memref capture, so that no cleanup pass drops or merges them.
+  `OutlinedBodies`: the ordering analysis takes every buffer passed to them as read
+  and written there, on the host and on each context's stream the bodies are
+  handed. Their own effects are hip-ep's: a write of each memref
+  `iter_args`/`outs` operand and a read of each memref capture, so that no cleanup
+  pass drops or merges them. A loop whose runtime reads its condition back
+  declares that wait (`StreamSynchronization`, after its accesses); `hip.if`'s
+  condition is a host value, read without waiting.
 - `hip.miopen.graph`, `hip.hipblaslt.graph`: a single-block region of library ops,
   no terminator; `hip.hipdnn_graph_outline` an isolated single-block region ending
   in `hip.yield`.
@@ -55,6 +58,7 @@ from xdsl.irdl import (
 )
 from xdsl.irdl.constraints import EqAttrConstraint
 from xdsl.traits import (
+    ConstantLike,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -66,7 +70,12 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.data_layout import alloc_size
 from memplan.dialects.hip_base import TENSOR_OR_MEMREF, ContextType, op_prefix
-from memplan.interfaces import OperandEffects, OutlinedBodies, buffer_operands_named
+from memplan.interfaces import (
+    OperandEffects,
+    OutlinedBodies,
+    StreamSynchronization,
+    buffer_operands_named,
+)
 
 __all__ = [
     "ConstantOp",
@@ -114,15 +123,33 @@ def _verify_outlined_modes(op: Operation, count_name: str, count: int,
         )
 
 
+def _reads_condition_back(op: Operation) -> bool:
+    """The loop surely waits for its stream: it reads the condition back (no
+    `cond_is_passthrough`) and runs at least once (a constant trip count of at least
+    1, and an initial condition that is absent, meaning true, or a constant true)."""
+    assert isinstance(op, LoopOp)
+    if op.cond_is_passthrough is not None:
+        return False
+    trips = ConstantLike.get_constant_value(op.max_trip_count)
+    if not isinstance(trips, IntegerAttr) or trips.value.data < 1:
+        return False
+    if op.cond_init is None:
+        return True
+    cond = ConstantLike.get_constant_value(op.cond_init)
+    return isinstance(cond, IntegerAttr) and cond.value.data != 0
+
+
 @irdl_op_definition
 class LoopOp(IRDLOperation):
     """`hip.loop(%ctx, %trip_count (, %cond)?) (iter_args(..))? (captures(..))?
     (-> (..))? body @f attr-dict`: the runtime calls `@f` once per iteration.
 
-    Without `cond_is_passthrough` the runtime reads the body's condition back after
-    each iteration; memplan does not count that as a synchronization of the loop
-    (whether the last iteration's is read is the runtime's choice): claiming less
-    is the safe side.
+    Without `cond_is_passthrough` hip-ep's runtime (`hipdnn_ep_run_loop`) waits for
+    `%ctx`'s stream after every iteration to read the body's condition back, the
+    last one included, so the stream is empty when the loop returns; with it (the
+    counted loop) it never waits. A loop that runs no iteration (trip count 0, a
+    false initial condition) does not wait either, so the wait is declared only
+    when constants show that one iteration runs (`_reads_condition_back`).
     """
 
     name = "hip.loop"
@@ -141,6 +168,7 @@ class LoopOp(IRDLOperation):
     traits = traits_def(
         OutlinedBodies(("body_func",), _contexts),
         OperandEffects(reads=buffer_operands_named("captures"), writes=buffer_operands_named("v_init")),
+        StreamSynchronization(0, after_accesses=True, when=_reads_condition_back),
     )
     assembly_format = (
         "`(` $ctx `,` $max_trip_count (`,` $cond_init^)? `)`"

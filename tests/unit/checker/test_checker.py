@@ -151,3 +151,33 @@ def test_a_call_whose_callee_context_cannot_be_mapped_is_reported():
     (violation,) = _check(text)
     assert violation.later.name == "builtin.unregistered"
     assert "cannot map the callee's context" in violation.message
+
+
+LOOP_THEN_HOST_STORE = """
+func.func @f(%ctx: !hip.context, %n: index, %x: i64) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %size = arith.constant 64 : index
+  %s = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
+  %a = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
+  hip.loop(%ctx, TRIPS) iter_args(%a : memref<1xi64>) body @body {num_loop_carried = 1 : i32 FLAGS}
+  %b = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
+  memref.store %x, %b[%c0] : memref<1xi64>
+  return
+}
+func.func private @body(!hip.context, memref<i64>, memref<i1>, memref<1xi64>, memref<i1>, memref<1xi64>)
+"""
+
+
+@pytest.mark.parametrize("trips, flags, races", [
+    ("%c2", "", False),                     # waits for the condition after every iteration
+    ("%c2", ", cond_is_passthrough", True),  # a counted loop never waits
+    ("%n", "", True),                       # may run no iteration, and then not wait
+])
+def test_a_loops_bodies_reach_its_buffers_on_its_stream(trips, flags, races):
+    """What the bodies enqueue on a buffer handed to the loop may still run after
+    it, unless the loop surely read its condition back."""
+    violations = _check(LOOP_THEN_HOST_STORE.replace("TRIPS", trips).replace("FLAGS", flags))
+    assert bool(violations) == races
+    if races:
+        assert "device, stream %ctx" in violations[0].message
