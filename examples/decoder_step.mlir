@@ -17,11 +17,11 @@ func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memr
   %total = arith.addi %past_len, %step_len : i64
   memref.store %total, %total_len[%c0] : memref<1xi64>
   %total_i32 = memref.alloc() : memref<1xi32>
-  hip.cast(%ctx) ins(%total_len : memref<1xi64>) outs(%total_i32 : memref<1xi32>)
+  hip.cast(%ctx) ins(%total_len : memref<1xi64>) outs(%total_i32 : memref<1xi32>) {to = 6 : i64}
   %step = memref.alloc() : memref<1xi64>
   memref.store %step_len, %step[%c0] : memref<1xi64>
   %step_i32 = memref.alloc() : memref<1xi32>
-  hip.cast(%ctx) ins(%step : memref<1xi64>) outs(%step_i32 : memref<1xi32>)
+  hip.cast(%ctx) ins(%step : memref<1xi64>) outs(%step_i32 : memref<1xi32>) {to = 6 : i64}
 
   // Host-fed position ids: too large for host scratch (32 elements).
   %positions = memref.alloc() : memref<32xi64>
@@ -38,15 +38,16 @@ func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memr
   %x = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>
   hip.gather(%ctx) ins(%embed, %token : memref<32000x512xf16>, memref<1x1xi64>) outs(%x : memref<1x512xf16>) {axis = 0 : i64}
   %xn = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>
-  hip.rms_norm(%ctx) ins(%x, %norm_w : memref<1x512xf16>, memref<512xf16>) outs(%xn : memref<1x512xf16>) {epsilon = 1.000000e-05 : f32}
+  hip.rms_norm(%ctx) ins(%x, %norm_w : memref<1x512xf16>, memref<512xf16>) outs(%xn : memref<1x512xf16>) {axis = -1 : i64, epsilon = 1.000000e-05 : f32, stash_type = 1 : i64}
   %qkv = memref.alloc() {alignment = 64 : i64} : memref<1x1024xf16>
   hip.matmul(%ctx) ins(%xn, %wqkv : memref<1x512xf16>, memref<512x1024xf16>) outs(%qkv : memref<1x1024xf16>)
   %q = memref.subview %qkv[0, 0] [1, 512] [1, 1] : memref<1x1024xf16> to memref<1x512xf16, strided<[1024, 1]>>
   %q_heads = memref.reinterpret_cast %q to offset: [0], sizes: [1, 8, 64], strides: [1024, 64, 1] : memref<1x512xf16, strided<[1024, 1]>> to memref<1x8x64xf16, strided<[1024, 64, 1]>>
   %q_rot = memref.alloc() {alignment = 64 : i64} : memref<1x8x64xf16>
-  hip.rope(%ctx) ins(%q_heads, %positions, %cos, %sin : memref<1x8x64xf16, strided<[1024, 64, 1]>>, memref<32xi64>, memref<2048x32xf16>, memref<2048x32xf16>) outs(%q_rot : memref<1x8x64xf16>) {interleaved = 0 : i64}
+  hip.rope(%ctx) ins(%q_heads, %positions, %cos, %sin : memref<1x8x64xf16, strided<[1024, 64, 1]>>, memref<32xi64>, memref<2048x32xf16>, memref<2048x32xf16>) outs(%q_rot : memref<1x8x64xf16>) {interleaved = 0 : i64, num_heads = 8 : i64, rotary_embedding_dim = 64 : i64}
   %attn = memref.alloc() {alignment = 64 : i64} : memref<1x8x64xf16>
-  hip.group_query_attention(%ctx) ins(%q_rot, %k_cache, %v_cache, %total_i32, %step_i32 : memref<1x8x64xf16>, memref<2048x4x64xf16>, memref<2048x4x64xf16>, memref<1xi32>, memref<1xi32>) outs(%attn : memref<1x8x64xf16>) {kv_num_heads = 4 : i64, num_heads = 8 : i64}
+  // query, key, value, seqlens_k, total_seq_len; the KV cache is updated in place.
+  hip.gqa(%ctx) ins(%q_rot, %k_cache, %v_cache, %step_i32, %total_i32 : memref<1x8x64xf16>, memref<2048x4x64xf16>, memref<2048x4x64xf16>, memref<1xi32>, memref<1xi32>) outs(%attn, %k_cache, %v_cache : memref<1x8x64xf16>, memref<2048x4x64xf16>, memref<2048x4x64xf16>) {kv_num_heads = 4 : i64, num_heads = 8 : i64}
   %attn_flat = memref.collapse_shape %attn [[0], [1, 2]] : memref<1x8x64xf16> into memref<1x512xf16>
   %proj = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>
   hip.matmul(%ctx) ins(%attn_flat, %wo : memref<1x512xf16>, memref<512x512xf16>) outs(%proj : memref<1x512xf16>)
@@ -55,7 +56,7 @@ func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memr
 
   // MLP block.
   %hn = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>
-  hip.rms_norm(%ctx) ins(%h, %norm_w : memref<1x512xf16>, memref<512xf16>) outs(%hn : memref<1x512xf16>) {epsilon = 1.000000e-05 : f32}
+  hip.rms_norm(%ctx) ins(%h, %norm_w : memref<1x512xf16>, memref<512xf16>) outs(%hn : memref<1x512xf16>) {axis = -1 : i64, epsilon = 1.000000e-05 : f32, stash_type = 1 : i64}
   %up = memref.alloc() {alignment = 64 : i64} : memref<1x1408xf16>
   hip.matmul(%ctx) ins(%hn, %w_up : memref<1x512xf16>, memref<512x1408xf16>) outs(%up : memref<1x1408xf16>)
   %act = memref.alloc() {alignment = 64 : i64} : memref<1x1408xf16>
@@ -68,13 +69,18 @@ func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memr
   // Greedy sampling; the host reads the token once the stream is drained.
   %logits = memref.alloc() {alignment = 64 : i64} : memref<1x32000xf16>
   hip.gemm(%ctx) ins(%out, %embed : memref<1x512xf16>, memref<32000x512xf16>) outs(%logits : memref<1x32000xf16>) {transB = 1 : i64}
-  %next = memref.alloc() : memref<1xi64>
-  hip.argmax(%ctx) ins(%logits : memref<1x32000xf16>) outs(%next : memref<1xi64>) {axis = 1 : i64}
+  %k = memref.alloc() : memref<1xi64>
+  %one = arith.constant 1 : i64
+  memref.store %one, %k[%c0] : memref<1xi64>
+  %best = memref.alloc() : memref<1x1xf16>
+  %next = memref.alloc() : memref<1x1xi64>
+  hip.top_k(%ctx) ins(%logits, %k : memref<1x32000xf16>, memref<1xi64>) outs(%best, %next : memref<1x1xf16>, memref<1x1xi64>)
   hip.synchronize(%ctx)
-  %sampled = memref.load %next[%c0] : memref<1xi64>
+  %sampled = memref.load %next[%c0, %c0] : memref<1x1xi64>
   %result = memref.alloc() : memref<1xi64>
   memref.store %sampled, %result[%c0] : memref<1xi64>
   memref.dealloc %total_len : memref<1xi64>
   memref.dealloc %step : memref<1xi64>
+  memref.dealloc %k : memref<1xi64>
   return %result : memref<1xi64>
 }

@@ -66,7 +66,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.irdl.constraints import AttrConstraint, EqAttrConstraint
+from xdsl.irdl.constraints import AttrConstraint, EqAttrConstraint, VerificationContext
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -82,7 +82,6 @@ from memplan.interfaces import OperandEffects, StreamExecution, buffer_operands_
 __all__ = [
     "KERNELS",
     "KERNEL_OPS",
-    "UNLISTED_KERNELS",
     "KernelOp",
     "KernelSpec",
     "LaunchOp",
@@ -112,17 +111,41 @@ class AttrSpec:
     kind: str
     default: Attribute | None
 
+    @property
+    def required(self) -> bool:
+        return self.default is None and self.kind != "unit"
 
-_ATTR_KINDS: dict[str, AttrConstraint] = {
-    "i64": IntegerAttr.constr(type=EqAttrConstraint(i64)),
-    "i32": IntegerAttr.constr(type=EqAttrConstraint(i32)),
-    "f32": FloatAttr.constr(type=base(Float32Type)),
-    "f64": FloatAttr.constr(type=base(Float64Type)),
-    "str": base(StringAttr),
-    "bool": IntegerAttr.constr(type=EqAttrConstraint(i1)),
-    "i64s": ArrayAttr.constr(IntegerAttr.constr(type=EqAttrConstraint(i64))),
-    "unit": base(UnitAttr),
+    def verify(self, op: Operation) -> None:
+        """ODS's generated check, in its words: a required attribute is present, and
+        a present one has the declared kind."""
+        value = op.properties.get(self.name)
+        if value is None:
+            if self.required:
+                raise VerifyException(f"{op_prefix(op)} requires attribute '{self.name}'")
+            return
+        constraint, description = _ATTR_KINDS[self.kind]
+        try:
+            constraint.verify(value, VerificationContext())
+        except VerifyException:
+            raise VerifyException(
+                f"{op_prefix(op)} attribute '{self.name}' failed to satisfy constraint: "
+                f"{description}"
+            ) from None
+
+
+_ATTR_KINDS: dict[str, tuple[AttrConstraint, str]] = {
+    "i64": (IntegerAttr.constr(type=EqAttrConstraint(i64)), "64-bit signless integer attribute"),
+    "i32": (IntegerAttr.constr(type=EqAttrConstraint(i32)), "32-bit signless integer attribute"),
+    "f32": (FloatAttr.constr(type=base(Float32Type)), "32-bit float attribute"),
+    "f64": (FloatAttr.constr(type=base(Float64Type)), "64-bit float attribute"),
+    "str": (base(StringAttr), "string attribute"),
+    "bool": (IntegerAttr.constr(type=EqAttrConstraint(i1)), "bool attribute"),
+    "i64s": (ArrayAttr.constr(IntegerAttr.constr(type=EqAttrConstraint(i64))),
+             "64-bit integer array attribute"),
+    "unit": (base(UnitAttr), "unit attribute"),
 }
+"""Each kind's constraint and the description ODS gives it (MLIR's verifier says
+"attribute 'to' failed to satisfy constraint: 64-bit signless integer attribute")."""
 
 
 def _default(kind: str, text: str) -> Attribute:
@@ -172,13 +195,6 @@ class KernelSpec:
         if segments is not None:
             ordered["operandSegmentSizes"] = segments
         return ordered
-
-    @property
-    def ins_optional(self) -> bool:
-        """memplan's generic kernels leave out an empty `ins(..)`; hip-ep's always
-        write it."""
-        ins = self.clause("ins")
-        return self.name in UNLISTED_KERNELS and len(ins) == 1 and ins[0].arity == "variadic"
 
     @property
     def defaults(self) -> dict[str, Attribute]:
@@ -280,6 +296,60 @@ def _check_layer_norm(op: KernelOp) -> None:
         )
 
 
+def _check_transpose(op: KernelOp) -> None:
+    """hip-ep's rule: `perm` is a permutation of the input's dimensions."""
+    perm = [a.value.data for a in op.perm.data]  # type: ignore[attr-defined]
+    rank = len(op.input.type.get_shape())  # type: ignore[attr-defined]
+    if len(perm) != rank:
+        raise VerifyException(
+            f"{op_prefix(op)} perm length ({len(perm)}) must match input rank ({rank})"
+        )
+    seen: set[int] = set()
+    for v in perm:
+        if not 0 <= v < len(perm):
+            raise VerifyException(f"{op_prefix(op)} perm value {v} is out of range")
+        if v in seen:
+            raise VerifyException(f"{op_prefix(op)} perm must be a permutation (duplicate value {v})")
+        seen.add(v)
+
+
+_QUANT_TYPES = ("NONE", "PER_TENSOR", "PER_CHANNEL")
+
+
+def _check_gqa(op: KernelOp) -> None:
+    """hip-ep's `GqaOp::verify`: quantization, KV bit width and `qk_output` agree
+    with the operands given; `cos_cache`/`sin_cache` and `key`/`value` come in pairs."""
+    prefix = op_prefix(op)
+    quant = {"k": op.k_quant_type.data, "v": op.v_quant_type.data}  # type: ignore[attr-defined]
+    for side, kind in quant.items():
+        if kind != "NONE" and getattr(op, f"{side}_scale") is None:
+            raise VerifyException(
+                f"{prefix} {side}_quant_type is '{kind}' but {side}_scale is not provided"
+            )
+    for side, kind in quant.items():
+        if kind not in _QUANT_TYPES:
+            raise VerifyException(
+                f"{prefix} {side}_quant_type must be 'NONE', 'PER_TENSOR', or 'PER_CHANNEL', "
+                f"got '{kind}'"
+            )
+    width = op.kv_cache_bit_width.value.data  # type: ignore[attr-defined]
+    if width not in (4, 8):
+        raise VerifyException(f"{prefix} kv_cache_bit_width must be 4 or 8, got {width}")
+    qk = op.qk_output.value.data  # type: ignore[attr-defined]
+    if not 0 <= qk <= 2:
+        raise VerifyException(f"{prefix} qk_output must be 0, 1, or 2, got {qk}")
+    if qk != 0 and op.output_qk is None:  # type: ignore[attr-defined]
+        raise VerifyException(f"{prefix} qk_output is {qk} but output_qk buffer is not provided")
+    for first, second in (("cos_cache", "sin_cache"), ("key", "value")):
+        present = [getattr(op, n) is not None for n in (first, second)]
+        if present[0] != present[1]:
+            state = ["present" if p else "absent" for p in present]
+            raise VerifyException(
+                f"{prefix} {first} and {second} must both be provided or both be omitted "
+                f"(found {first}={state[0]}, {second}={state[1]})"
+            )
+
+
 _REDUCE = "keepdims:i64=1 noop_with_empty_axes:i64=0"
 _CONV = "kernel_shape:i64s strides:i64s pads:i64s dilations:i64s"
 
@@ -295,7 +365,7 @@ KERNELS: tuple[KernelSpec, ...] = (
     _k("leaky_relu", "input", attrs="alpha:f64=0.01"),
     _k("fast_gelu", "input", kw="bias"),
     _k("cast", "input", attrs="to:i64"),
-    _k("transpose", "input", attrs="perm:i64s"),
+    _k("transpose", "input", attrs="perm:i64s", check=_check_transpose),
     _k("global_pool", "input", attrs="mode:i64 p:i64=2"),
     _k("resize", "input", attrs="mode:i64 coord_transform:i64 nearest_mode:i64"),
     # elementwise, broadcasting binary
@@ -338,7 +408,7 @@ KERNELS: tuple[KernelSpec, ...] = (
        attrs="num_heads:i64 kv_num_heads:i64 scale:f32=0.0 do_rotary:i64=0 "
        "rotary_interleaved:i64=0 softcap:f32=0.0 local_window_size:i64=-1 "
        "smooth_softmax:i64=0 qk_output:i64=0 k_quant_type:str=NONE v_quant_type:str=NONE "
-       "kv_cache_bit_width:i64=8 no_causal:bool=false"),
+       "kv_cache_bit_width:i64=8 no_causal:bool=false", check=_check_gqa),
     _k("multi_head_attention", "query key? value? bias? key_padding_mask? attention_bias? "
        "past_key? past_value? past_sequence_length? cache_indirection?",
        "output present_key? present_value? qk?",
@@ -380,23 +450,6 @@ KERNELS: tuple[KernelSpec, ...] = (
 )
 """hip-ep's DPS kernels, one row each; `KernelOp` is their shared definition."""
 
-UNLISTED_KERNELS: tuple[str, ...] = (
-    "argmax", "argmin", "attention", "average_pool", "batch_matmul", "batch_norm",
-    "bias_add", "clip", "concat", "copy", "depth_to_space", "dequantize_linear", "einsum",
-    "elu", "embedding", "erf", "fill", "floor", "global_average_pool", "global_max_pool",
-    "greater", "greater_equal", "group_norm", "group_query_attention", "hard_sigmoid",
-    "identity", "instance_norm", "is_nan", "less_equal", "log_softmax", "matmul_integer",
-    "max_pool", "miopen.conv", "pow", "quantize_linear", "quick_gelu", "reduce_sum_square",
-    "relu", "round", "rsqrt", "skip_layer_norm", "softmax", "space_to_depth", "split",
-    "topk", "trilu", "xor",
-)
-"""Kernel names memplan once guessed that hip-ep's dialect does not define. They
-stay readable (operands `ins(..)`/`outs(..)` of any number, no attribute rules)
-only while memplan's own tests, interpreter and program generator move to hip-ep's
-names or `hip.launch`; see docs/design/dialect-hip.md for the ones hip-ep has
-under another name. No hip-ep IR contains them."""
-
-_UNLISTED = tuple(_k(n, "inputs*", "outputs*") for n in UNLISTED_KERNELS)
 
 
 # ----------------------------------------------------------------- the family
@@ -512,10 +565,8 @@ class KernelOp(IRDLOperation):
         groups: dict[str, list[SSAValue]] = {"ins": []}
         where: dict[str, int] = {}
         where["ins"] = parser.pos
-        if not spec.ins_optional or parser.parse_optional_keyword("ins") is not None:
-            if not spec.ins_optional:
-                parser.parse_keyword("ins")
-            groups["ins"] = parse_typed_operands(parser, "ins")
+        parser.parse_keyword("ins")
+        groups["ins"] = parse_typed_operands(parser, "ins")
         for keyword in spec.keywords:
             where[keyword] = parser.pos
             if parser.parse_optional_keyword(keyword) is not None:
@@ -551,9 +602,7 @@ class KernelOp(IRDLOperation):
             printer.print_string(f" {spec.head}(")
             printer.print_string(str(value.value.data) if isinstance(value, IntegerAttr) else "")
             printer.print_string(")")
-        ins = self._clause_values(("ins",))
-        if ins or not spec.ins_optional:
-            print_typed_operands(printer, "ins", ins)
+        print_typed_operands(printer, "ins", self._clause_values(("ins",)))
         for keyword in spec.keywords:
             values = self._clause_values((keyword,))
             if values:
@@ -567,6 +616,8 @@ class KernelOp(IRDLOperation):
     # ------------------------------------------------------------- verifier
 
     def verify_(self) -> None:
+        for attr in self.SPEC.attrs:
+            attr.verify(self)
         verify_data_operands(self)
         verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))
         if self.SPEC.check is not None:
@@ -675,7 +726,7 @@ def kernel_op(spec: KernelSpec) -> type[KernelOp]:
                  "variadic": var_operand_def}[operand.arity]
         fields[operand.name] = maker()  # checked in `verify_`, with MLIR's message
     for attr in spec.attrs:
-        fields[attr.name] = opt_prop_def(_ATTR_KINDS[attr.kind])
+        fields[attr.name] = opt_prop_def()  # checked in `verify_`, with ODS's message
     fields["result_tensors"] = var_result_def(TensorType)
     several = sum(1 for o in spec.operands if o.arity != "one") > 1
     cls = type(
@@ -696,7 +747,7 @@ def kernel_op(spec: KernelSpec) -> type[KernelOp]:
 
 
 KERNEL_OPS: dict[str, type[KernelOp]] = {
-    f"hip.{spec.name}": kernel_op(spec) for spec in (*KERNELS, *_UNLISTED)
+    f"hip.{spec.name}": kernel_op(spec) for spec in KERNELS
 }
 globals().update({cls.__name__: cls for cls in KERNEL_OPS.values()})
 

@@ -43,7 +43,7 @@ func.func @kernel_scalar_operand(%ctx: !hip.context, %x: f32, %a: memref<4xf32>)
 // -----
 
 func.func @kernel_attribute_type(%ctx: !hip.context, %a: memref<4xf32>, %i: memref<1xi64>) {
-  // expected-error @+1 {{'hip.gather' op 1.000000e+00 : f32 should be of base attribute integer}}
+  // expected-error @+1 {{'hip.gather' op attribute 'axis' failed to satisfy constraint: 64-bit signless integer attribute}}
   hip.gather(%ctx) ins(%a, %i : memref<4xf32>, memref<1xi64>) outs(%a : memref<4xf32>) {axis = 1.0 : f32}
   func.return
 }

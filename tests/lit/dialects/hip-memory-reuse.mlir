@@ -20,11 +20,11 @@ func.func @readback_scalar_makes_reuse_legal(%ctx: !hip.context, %x: i64, %ao: m
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>)
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>) {to = 1 : i64}
   %v = hip.readback_scalar(%ctx, %n : memref<i64>) -> i64
   %b = memref.alloc() : memref<32xi64>
   memref.store %v, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>) {to = 1 : i64}
   return %v : i64
 }
 
@@ -40,11 +40,11 @@ func.func @readback_dim_makes_reuse_legal(%ctx: !hip.context, %x: i64, %ao: memr
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>)
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>) {to = 1 : i64}
   %d = hip.readback_dim(%ctx, %n : memref<i32>) -> index
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>) {to = 1 : i64}
   return %d : index
 }
 
@@ -60,11 +60,11 @@ func.func @no_readback_no_reuse(%ctx: !hip.context, %x: i64, %ao: memref<32xf32>
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>)
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>) {to = 1 : i64}
   // expected-remark @+1 {{kept apart from %a}}
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>) {to = 1 : i64}
   %v = hip.readback_scalar(%ctx, %n : memref<i64>) -> i64
   return %v : i64
 }
@@ -85,7 +85,7 @@ func.func @readback_buffer_freed_by_its_own_wait(%ctx: !hip.context, %in: memref
   %v = hip.readback_scalar(%ctx, %s : memref<1xi64>) -> i64
   %t = memref.alloc() : memref<1xi64>
   memref.store %v, %t[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%t : memref<1xi64>) outs(%o : memref<1xf32>)
+  hip.cast(%ctx) ins(%t : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
   return %v : i64
 }
 
@@ -107,7 +107,7 @@ func.func @loop_body_keeps_buffer_busy(%ctx: !hip.context, %n: index, %x: i64, %
   // expected-remark @+1 {{its device access at 'hip.loop'}}
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%out : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%out : memref<32xf32>) {to = 1 : i64}
   return
 }
 func.func private @body(%ctx: !hip.context, %iter: memref<i64>, %cond: memref<i1>, %v: memref<32xi64>) {
@@ -133,7 +133,7 @@ func.func @loop_then_readback_reuse(%ctx: !hip.context, %n: index, %x: i64, %out
   %v = hip.readback_scalar(%ctx, %s : memref<i64>) -> i64
   %b = memref.alloc() : memref<32xi64>
   memref.store %v, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%out : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%out : memref<32xf32>) {to = 1 : i64}
   return
 }
 func.func private @body(%ctx: !hip.context, %iter: memref<i64>, %cond: memref<i1>, %v: memref<32xi64>)
@@ -152,7 +152,7 @@ func.func @loop_host_access_after_kernel(%ctx: !hip.context, %n: index, %x: i64,
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%out : memref<32xf32>)
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%out : memref<32xf32>) {to = 1 : i64}
   // expected-remark @+1 {{kept apart from %a}}
   %b = memref.alloc() : memref<32xi64>
   hip.loop(%ctx, %n) captures(%b : memref<32xi64>) body @body {num_loop_carried = 0 : i32}
@@ -176,7 +176,7 @@ func.func @if_capture_keeps_buffer_busy(%ctx: !hip.context, %c: i1, %x: i64, %ou
   // expected-remark @+1 {{kept apart from %a}}
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%out : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%out : memref<32xf32>) {to = 1 : i64}
   return
 }
 func.func private @then(%ctx: !hip.context, %a: memref<32xi64>)

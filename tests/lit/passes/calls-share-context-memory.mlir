@@ -41,7 +41,7 @@ func.func @callee(%ctx: !hip.context, %x: i64, %o: memref<1xf32>) {
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<1xi64>
   memref.store %x, %a[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
   memref.dealloc %a : memref<1xi64>
   return
 }
@@ -49,7 +49,7 @@ func.func @caller(%ctx: !hip.context, %x: i64, %o: memref<1xf32>, %p: memref<1xf
   %c0 = arith.constant 0 : index
   %b = memref.alloc() : memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   func.call @callee(%ctx, %x, %o) : (!hip.context, i64, memref<1xf32>) -> ()
   func.call @callee(%ctx, %x, %o) : (!hip.context, i64, memref<1xf32>) -> ()
   memref.dealloc %b : memref<1xi64>
@@ -79,14 +79,14 @@ func.func @scratch_callee(%ctx: !hip.context, %x: i64, %o: memref<9xf32>) {
   %a = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
   %w = memref.reinterpret_cast %a to offset: [0], sizes: [9], strides: [1] : memref<1xi64> to memref<9xi64>
   memref.store %x, %w[%c8] : memref<9xi64>
-  hip.cast(%ctx) ins(%w : memref<9xi64>) outs(%o : memref<9xf32>)
+  hip.cast(%ctx) ins(%w : memref<9xi64>) outs(%o : memref<9xf32>) {to = 1 : i64}
   return
 }
 func.func @caller_of_scratch(%ctx: !hip.context, %x: i64, %o: memref<9xf32>, %p: memref<1xf32>) {
   %c0 = arith.constant 0 : index
   %b = memref.alloc() : memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   func.call @scratch_callee(%ctx, %x, %o) : (!hip.context, i64, memref<9xf32>) -> ()
   return
 }
@@ -114,7 +114,7 @@ func.func @hands_on_its_context(%ctx: !hip.context, %x: i64, %p: memref<1xf32>) 
   %c0 = arith.constant 0 : index
   %b = memref.alloc() : memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   func.call @runtime_helper(%ctx) : (!hip.context) -> ()
   return
 }
@@ -122,7 +122,7 @@ func.func @keeps_its_context(%ctx: !hip.context, %x: i64, %p: memref<1xf32>) {
   %c0 = arith.constant 0 : index
   %b = memref.alloc() : memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   func.call @plain_helper(%x) : (i64) -> ()
   return
 }

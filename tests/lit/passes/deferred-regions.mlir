@@ -33,12 +33,12 @@ func.func @read_in_a_deferred_region(%ctx: !hip.context, %x: i64, %o: memref<1xf
   %a = memref.alloc() : memref<1xi64>
   memref.store %x, %a[%c0] : memref<1xi64>
   "test.async_region"() ({
-    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
     "test.end"() : () -> ()
   }) : () -> ()
   %b = memref.alloc() : memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   return
 }
 
@@ -64,13 +64,13 @@ func.func @read_in_an_inline_region(%ctx: !hip.context, %x: i64, %o: memref<1xf3
   %a = memref.alloc() : memref<1xi64>
   memref.store %x, %a[%c0] : memref<1xi64>
   scf.execute_region {
-    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
     scf.yield
   }
   hip.synchronize(%ctx)
   %b = memref.alloc() : memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   return
 }
 
@@ -82,7 +82,7 @@ func.func @read_in_an_inline_region(%ctx: !hip.context, %x: i64, %o: memref<1xf3
 // OPT-COUNT-2:     memref.alloc() : memref<4xf32>
 // POOL-LABEL: func.func @deferred_inside_a_loop
 // POOL:            %[[A:.+]] = memref.alloc() : memref<4xf32>
-// POOL:            hip.fill(%{{.+}}) outs(%[[A]] : memref<4xf32>)
+// POOL:            hip.launch @fill(%{{.+}}) outs(%[[A]] : memref<4xf32>)
 // PLAN-LABEL: func.func @deferred_inside_a_loop
 // SCALARS-LABEL: func.func @deferred_inside_a_loop
 func.func @deferred_inside_a_loop(%ctx: !hip.context, %v: f32, %n: index, %o: memref<4xf32>) {
@@ -92,13 +92,13 @@ func.func @deferred_inside_a_loop(%ctx: !hip.context, %v: f32, %n: index, %o: me
   %a = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %n step %c1 {
     "test.launch"() ({
-      hip.fill(%ctx) outs(%a : memref<4xf32>) {value = 1.0 : f32}
+      hip.launch @fill(%ctx) outs(%a : memref<4xf32>)
       "test.end"() : () -> ()
     }) : () -> ()
     %after = arith.addi %i, %c1 : index
   }
   %b = memref.alloc() : memref<4xf32>
   memref.store %v, %b[%c0] : memref<4xf32>
-  hip.copy(%ctx) ins(%b : memref<4xf32>) outs(%o : memref<4xf32>)
+  hip.sign(%ctx) ins(%b : memref<4xf32>) outs(%o : memref<4xf32>)
   return
 }

@@ -34,10 +34,10 @@ func.func @i33_scalars(%ctx: !hip.context, %x: i33, %y: i64, %o: memref<9xf32>, 
   %c8 = arith.constant 8 : index
   %a = memref.alloc() : memref<9xi33>
   memref.store %x, %a[%c8] : memref<9xi33>
-  hip.cast(%ctx) ins(%a : memref<9xi33>) outs(%o : memref<9xf32>)
+  hip.cast(%ctx) ins(%a : memref<9xi33>) outs(%o : memref<9xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<1xi64>
   memref.store %y, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   return
 }
 
@@ -57,11 +57,11 @@ func.func @i33_scalars(%ctx: !hip.context, %x: i33, %y: i64, %o: memref<9xf32>, 
 // PLAN:         memref.view %{{.+}}[%[[OFF_B]]][] : memref<?xi8> to memref<4xi1>
 func.func @i24_in_the_pool(%ctx: !hip.context, %in: memref<256xi24>, %flags: memref<4xi1>, %out: memref<256xi24>) {
   %a = memref.alloc() : memref<256xi24>
-  hip.copy(%ctx) ins(%in : memref<256xi24>) outs(%a : memref<256xi24>)
+  hip.sign(%ctx) ins(%in : memref<256xi24>) outs(%a : memref<256xi24>)
   %b = memref.alloc() : memref<4xi1>
-  hip.copy(%ctx) ins(%flags : memref<4xi1>) outs(%b : memref<4xi1>)
-  hip.copy(%ctx) ins(%a : memref<256xi24>) outs(%out : memref<256xi24>)
-  hip.copy(%ctx) ins(%b : memref<4xi1>) outs(%flags : memref<4xi1>)
+  hip.sign(%ctx) ins(%flags : memref<4xi1>) outs(%b : memref<4xi1>)
+  hip.sign(%ctx) ins(%a : memref<256xi24>) outs(%out : memref<256xi24>)
+  hip.sign(%ctx) ins(%b : memref<4xi1>) outs(%flags : memref<4xi1>)
   return
 }
 
@@ -76,11 +76,11 @@ func.func @i24_in_the_pool(%ctx: !hip.context, %in: memref<256xi24>, %flags: mem
 // PLAN-LABEL: func.func @index_and_f80
 func.func @index_and_f80(%ctx: !hip.context, %i: memref<3xindex>, %f: memref<15xf80>) {
   %a = memref.alloc() : memref<3xindex>
-  hip.copy(%ctx) ins(%i : memref<3xindex>) outs(%a : memref<3xindex>)
+  hip.sign(%ctx) ins(%i : memref<3xindex>) outs(%a : memref<3xindex>)
   %b = memref.alloc() : memref<15xf80>
-  hip.copy(%ctx) ins(%f : memref<15xf80>) outs(%b : memref<15xf80>)
-  hip.copy(%ctx) ins(%a : memref<3xindex>) outs(%i : memref<3xindex>)
-  hip.copy(%ctx) ins(%b : memref<15xf80>) outs(%f : memref<15xf80>)
+  hip.sign(%ctx) ins(%f : memref<15xf80>) outs(%b : memref<15xf80>)
+  hip.sign(%ctx) ins(%a : memref<3xindex>) outs(%i : memref<3xindex>)
+  hip.sign(%ctx) ins(%b : memref<15xf80>) outs(%f : memref<15xf80>)
   return
 }
 

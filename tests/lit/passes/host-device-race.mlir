@@ -59,10 +59,10 @@
 func.func @host_fed_scalars(%ctx: !hip.context, %i: index, %x: i64, %y: i64, %ao: memref<1xf32>, %bo: memref<1xf32>) {
   %a = memref.alloc() : memref<1xi64>
   memref.store %x, %a[%i] : memref<1xi64>
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<1xi64>
   memref.store %y, %b[%i] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%bo : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%bo : memref<1xf32>) {to = 1 : i64}
   return
 }
 
@@ -89,9 +89,9 @@ func.func @host_fed_scalars(%ctx: !hip.context, %i: index, %x: i64, %y: i64, %ao
 func.func @host_fed_wide_buffers(%ctx: !hip.context, %i: index, %x: i64, %y: i64, %ao: memref<32xf32>, %bo: memref<32xf32>) {
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%i] : memref<32xi64>
-  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>)
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<32xi64>
   memref.store %y, %b[%i] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>) {to = 1 : i64}
   return
 }

@@ -21,10 +21,10 @@ func.func @two_scalars(%ctx: !hip.context, %x: i64, %y: i64, %ao: memref<1xf32>,
   %a = memref.alloc() : memref<1xi64>
   %c0 = arith.constant 0 : index
   memref.store %x, %a[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<1xi64>
   memref.store %y, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%bo : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%bo : memref<1xf32>) {to = 1 : i64}
   memref.dealloc %a : memref<1xi64>
   memref.dealloc %b : memref<1xi64>
   return
@@ -80,17 +80,17 @@ func.func @host_access_through_views(%ctx: !hip.context, %w: i32, %n: index, %o:
   %a = memref.alloc() : memref<4xi32>
   %sv = memref.subview %a[1] [2] [1] : memref<4xi32> to memref<2xi32, strided<[1], offset: 1>>
   memref.store %w, %sv[%c0] : memref<2xi32, strided<[1], offset: 1>>
-  hip.cast(%ctx) ins(%a : memref<4xi32>) outs(%o : memref<4xf32>)
+  hip.cast(%ctx) ins(%a : memref<4xi32>) outs(%o : memref<4xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<16xi8>
   %bv = memref.view %b[%c0][] : memref<16xi8> to memref<4xi32>
   memref.store %w, %bv[%c0] : memref<4xi32>
-  hip.cast(%ctx) ins(%bv : memref<4xi32>) outs(%o : memref<4xf32>)
+  hip.cast(%ctx) ins(%bv : memref<4xi32>) outs(%o : memref<4xf32>) {to = 1 : i64}
   %c = memref.alloc() : memref<4xi32>
   %ce = memref.expand_shape %c [[0, 1]] output_shape [2, 2] : memref<4xi32> into memref<2x2xi32>
   %l = memref.load %ce[%c0, %c0] : memref<2x2xi32>
   %d = memref.alloc() : memref<4xi32>
-  hip.relu(%ctx) ins(%a : memref<4xi32>) outs(%d : memref<4xi32>)
-  hip.cast(%ctx) ins(%d : memref<4xi32>) outs(%o : memref<4xf32>)
+  hip.tanh(%ctx) ins(%a : memref<4xi32>) outs(%d : memref<4xi32>)
+  hip.cast(%ctx) ins(%d : memref<4xi32>) outs(%o : memref<4xf32>) {to = 1 : i64}
   // expected-remark @+1 {{host-fed buffer left alone: its shape is not static}}
   %e = memref.alloc(%n) : memref<?xi32>
   memref.store %w, %e[%c0] : memref<?xi32>
@@ -123,7 +123,7 @@ func.func @acceptable_and_unacceptable_users(%ctx: !hip.context, %src: memref<2x
   scf.if %p {
     memref.store %w, %a[%c0] : memref<2xi32>
   }
-  hip.cast(%ctx) ins(%a : memref<2xi32>) outs(%o : memref<2xf32>)
+  hip.cast(%ctx) ins(%a : memref<2xi32>) outs(%o : memref<2xf32>) {to = 1 : i64}
   // expected-remark @+1 {{host-fed buffer left alone: used by 'func.call', whose memory effects are unknown}}
   %b = memref.alloc() : memref<2xi32>
   memref.store %w, %b[%c0] : memref<2xi32>
@@ -150,7 +150,7 @@ func.func @allocation_in_a_loop(%ctx: !hip.context, %n: index, %w: i32, %o: memr
   scf.for %i = %c0 to %n step %c1 {
     %a = memref.alloc() : memref<1xi32>
     memref.store %w, %a[%c0] : memref<1xi32>
-    hip.cast(%ctx) ins(%a : memref<1xi32>) outs(%o : memref<1xf32>)
+    hip.cast(%ctx) ins(%a : memref<1xi32>) outs(%o : memref<1xf32>) {to = 1 : i64}
   }
   return
 }
@@ -166,7 +166,7 @@ func.func @no_context(%x: i64, %ctx: !hip.context, %o: memref<1xf32>) {
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<1xi64>
   memref.store %x, %a[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
   return
 }
 
@@ -176,8 +176,8 @@ func.func @no_context(%x: i64, %ctx: !hip.context, %o: memref<1xf32>) {
 // CHECK-NOT:     hip.get_host_scratch
 func.func @nothing_host_fed(%ctx: !hip.context, %in: memref<4xi32>, %o: memref<4xi32>) {
   %a = memref.alloc() : memref<4xi32>
-  hip.relu(%ctx) ins(%in : memref<4xi32>) outs(%a : memref<4xi32>)
-  hip.relu(%ctx) ins(%a : memref<4xi32>) outs(%o : memref<4xi32>)
+  hip.tanh(%ctx) ins(%in : memref<4xi32>) outs(%a : memref<4xi32>)
+  hip.tanh(%ctx) ins(%a : memref<4xi32>) outs(%o : memref<4xi32>)
   return
 }
 
@@ -207,8 +207,8 @@ func.func @reuses_existing_scratch(%ctx: !hip.context, %x: i64, %ao: memref<1xf3
   %c8 = arith.constant 8 : index
   %e = memref.view %scratch[%c8][] : memref<?xi8> to memref<2xi64>
   memref.store %x, %e[%c0] : memref<2xi64>
-  hip.cast(%ctx) ins(%e : memref<2xi64>) outs(%eo : memref<2xf32>)
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  hip.cast(%ctx) ins(%e : memref<2xi64>) outs(%eo : memref<2xf32>) {to = 1 : i64}
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>) {to = 1 : i64}
   return
 }
 
@@ -226,12 +226,12 @@ func.func @existing_scratch_at_a_runtime_offset(%ctx: !hip.context, %x: i64, %of
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<1xi64>
   memref.store %x, %a[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>) {to = 1 : i64}
   %size = arith.constant 256 : index
   %scratch = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
   %e = memref.view %scratch[%off][] : memref<?xi8> to memref<1xi64>
   memref.store %x, %e[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%e : memref<1xi64>) outs(%eo : memref<1xf32>)
+  hip.cast(%ctx) ins(%e : memref<1xi64>) outs(%eo : memref<1xf32>) {to = 1 : i64}
   return
 }
 
@@ -249,10 +249,10 @@ func.func @existing_scratch_of_a_runtime_size(%ctx: !hip.context, %x: i64, %n: i
   %scratch = hip.get_host_scratch(%ctx, %n) : memref<?xi8>
   %e = memref.view %scratch[%c0][] : memref<?xi8> to memref<1xi64>
   memref.store %x, %e[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%e : memref<1xi64>) outs(%eo : memref<1xf32>)
+  hip.cast(%ctx) ins(%e : memref<1xi64>) outs(%eo : memref<1xf32>) {to = 1 : i64}
   %a = memref.alloc() : memref<1xi64>
   memref.store %x, %a[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>) {to = 1 : i64}
   return
 }
 
@@ -271,13 +271,13 @@ func.func @existing_scratch_in_a_branch(%ctx: !hip.context, %x: i64, %p: i1, %ao
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<1xi64>
   memref.store %x, %a[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>) {to = 1 : i64}
   scf.if %p {
     %size = arith.constant 64 : index
     %scratch = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
     %e = memref.view %scratch[%c0][] : memref<?xi8> to memref<1xi64>
     memref.store %x, %e[%c0] : memref<1xi64>
-    hip.cast(%ctx) ins(%e : memref<1xi64>) outs(%eo : memref<1xf32>)
+    hip.cast(%ctx) ins(%e : memref<1xi64>) outs(%eo : memref<1xf32>) {to = 1 : i64}
   }
   return
 }

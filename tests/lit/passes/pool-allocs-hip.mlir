@@ -19,14 +19,14 @@
 // CHECK-LABEL: func.func @returned_pooled
 // CHECK:         memref.view %{{.+}} : memref<?xi8> to memref<64xf32>
 // CHECK:         %[[R:.+]] = memref.view %{{.+}} : memref<?xi8> to memref<64xf32>
-// CHECK-NEXT:    hip.relu
+// CHECK-NEXT:    hip.tanh
 // CHECK-NEXT:    return %[[R]]
 // expected-remark @+1 {{hip-pool-allocs fragmentation: domain 0: static 512/512 B (0 frag); dyn-pool 0/0 units (0 frag); small-buckets 0/0 bins (0 excess)}}
 func.func @returned_pooled(%ctx: !hip.context, %in: memref<64xf32>) -> memref<64xf32> {
   %t = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
   %r = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%t : memref<64xf32>) outs(%r : memref<64xf32>)
+  hip.tanh(%ctx) ins(%t : memref<64xf32>) outs(%r : memref<64xf32>)
   return %r : memref<64xf32>
 }
 
@@ -40,10 +40,10 @@ func.func @returned_pooled(%ctx: !hip.context, %in: memref<64xf32>) -> memref<64
 func.func @live_from_allocation(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   %a = memref.alloc() : memref<64xf32>
   %b = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
-  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
-  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.tanh(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.tanh(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
   return
 }
 
@@ -58,10 +58,10 @@ func.func @host_race_still_apart(%ctx: !hip.context, %x: i64, %o: memref<32xf32>
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   return
 }
 
@@ -153,44 +153,44 @@ func.func @many_domains(%ctx: !hip.context, %x: memref<?xf32>, %sizes: memref<16
   %c0 = arith.constant 0 : index
   %d0 = memref.dim %x, %c0 : memref<?xf32>
   %a0 = memref.alloc(%d0) : memref<?xf32>
-  hip.relu(%ctx) ins(%x : memref<?xf32>) outs(%a0 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%x : memref<?xf32>) outs(%a0 : memref<?xf32>)
   %i1 = arith.constant 1 : index
   %d1 = memref.load %sizes[%i1] : memref<16xindex>
   %a1 = memref.alloc(%d1) : memref<?xf32>
-  hip.relu(%ctx) ins(%a0 : memref<?xf32>) outs(%a1 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a0 : memref<?xf32>) outs(%a1 : memref<?xf32>)
   %i2 = arith.constant 2 : index
   %d2 = memref.load %sizes[%i2] : memref<16xindex>
   %a2 = memref.alloc(%d2) : memref<?xf32>
-  hip.relu(%ctx) ins(%a1 : memref<?xf32>) outs(%a2 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a1 : memref<?xf32>) outs(%a2 : memref<?xf32>)
   %i3 = arith.constant 3 : index
   %d3 = memref.load %sizes[%i3] : memref<16xindex>
   %a3 = memref.alloc(%d3) : memref<?xf32>
-  hip.relu(%ctx) ins(%a2 : memref<?xf32>) outs(%a3 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a2 : memref<?xf32>) outs(%a3 : memref<?xf32>)
   %i4 = arith.constant 4 : index
   %d4 = memref.load %sizes[%i4] : memref<16xindex>
   %a4 = memref.alloc(%d4) : memref<?xf32>
-  hip.relu(%ctx) ins(%a3 : memref<?xf32>) outs(%a4 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a3 : memref<?xf32>) outs(%a4 : memref<?xf32>)
   %i5 = arith.constant 5 : index
   %d5 = memref.load %sizes[%i5] : memref<16xindex>
   %a5 = memref.alloc(%d5) : memref<?xf32>
-  hip.relu(%ctx) ins(%a4 : memref<?xf32>) outs(%a5 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a4 : memref<?xf32>) outs(%a5 : memref<?xf32>)
   %i6 = arith.constant 6 : index
   %d6 = memref.load %sizes[%i6] : memref<16xindex>
   %a6 = memref.alloc(%d6) : memref<?xf32>
-  hip.relu(%ctx) ins(%a5 : memref<?xf32>) outs(%a6 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a5 : memref<?xf32>) outs(%a6 : memref<?xf32>)
   %i7 = arith.constant 7 : index
   %d7 = memref.load %sizes[%i7] : memref<16xindex>
   %a7 = memref.alloc(%d7) : memref<?xf32>
-  hip.relu(%ctx) ins(%a6 : memref<?xf32>) outs(%a7 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a6 : memref<?xf32>) outs(%a7 : memref<?xf32>)
   %i8 = arith.constant 8 : index
   %d8 = memref.load %sizes[%i8] : memref<16xindex>
   %a8 = memref.alloc(%d8) : memref<?xf32>
-  hip.relu(%ctx) ins(%a7 : memref<?xf32>) outs(%a8 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a7 : memref<?xf32>) outs(%a8 : memref<?xf32>)
   %i9 = arith.constant 9 : index
   %d9 = memref.load %sizes[%i9] : memref<16xindex>
   %a9 = memref.alloc(%d9) : memref<?xf32>
-  hip.relu(%ctx) ins(%a8 : memref<?xf32>) outs(%a9 : memref<?xf32>)
-  hip.relu(%ctx) ins(%a9 : memref<?xf32>) outs(%x : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a8 : memref<?xf32>) outs(%a9 : memref<?xf32>)
+  hip.tanh(%ctx) ins(%a9 : memref<?xf32>) outs(%x : memref<?xf32>)
   return
 }
 

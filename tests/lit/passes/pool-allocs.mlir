@@ -26,7 +26,7 @@
 // CHECK-NEXT:    %[[OFF_B:.+]] = arith.constant 256 : index
 // CHECK-NEXT:    %[[A:.+]] = memref.view %[[POOL]][%[[OFF_A]]][] : memref<?xi8> to memref<16xf32>
 // CHECK-NEXT:    %[[B:.+]] = memref.view %[[POOL]][%[[OFF_B]]][] : memref<?xi8> to memref<8xf16>
-// CHECK-NEXT:    hip.relu(%{{.+}}) ins(%{{.+}} : memref<16xf32>) outs(%[[A]] : memref<16xf32>)
+// CHECK-NEXT:    hip.tanh(%{{.+}}) ins(%{{.+}} : memref<16xf32>) outs(%[[A]] : memref<16xf32>)
 // CHECK-NEXT:    hip.miopen.softmax(%{{.+}}) ins(%[[A]] : memref<16xf32>) outs(%[[B]] : memref<8xf16>)
 // CHECK-NEXT:    hip.miopen.softmax(%{{.+}}) ins(%[[B]] : memref<8xf16>)
 // CHECK-NEXT:    return
@@ -37,7 +37,7 @@ func.func @two_live_together(%ctx: !hip.context, %in: memref<16xf32>, %out: memr
   // expected-remark @+1 {{domain 0: 2 buffers, static prefix 512 bytes (lower bound 512), 0 slabs, 0 buckets}}
   %a = memref.alloc() : memref<16xf32>
   %b = memref.alloc() : memref<8xf16>
-  hip.relu(%ctx) ins(%in : memref<16xf32>) outs(%a : memref<16xf32>)
+  hip.tanh(%ctx) ins(%in : memref<16xf32>) outs(%a : memref<16xf32>)
   hip.miopen.softmax(%ctx) ins(%a : memref<16xf32>) outs(%b : memref<8xf16>)
   hip.miopen.softmax(%ctx) ins(%b : memref<8xf16>) outs(%out : memref<16xf32>)
   memref.dealloc %a : memref<16xf32>
@@ -55,7 +55,7 @@ func.func @two_live_together(%ctx: !hip.context, %in: memref<16xf32>, %out: memr
 func.func @device_chain_shares(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   // expected-remark @+1 {{domain 0: 3 buffers, static prefix 512 bytes (lower bound 512), 0 slabs, 0 buckets}}
   %t0 = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%t0 : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%t0 : memref<64xf32>)
   %t1 = memref.alloc() : memref<256xi8>
   hip.miopen.softmax(%ctx) ins(%t0 : memref<64xf32>) outs(%t1 : memref<256xi8>)
   %t2 = memref.alloc() : memref<32xi64>
@@ -75,10 +75,10 @@ func.func @first_access_not_allocation(%ctx: !hip.context, %in: memref<64xf32>, 
   // expected-remark @+1 {{domain 0: 2 buffers, static prefix 256 bytes (lower bound 256), 0 slabs, 0 buckets}}
   %a = memref.alloc() : memref<64xf32>
   %b = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
-  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
-  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.tanh(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.tanh(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
   return
 }
 
@@ -93,11 +93,11 @@ func.func @host_write_after_pending_read(%ctx: !hip.context, %x: i64, %o: memref
   // expected-remark @+1 {{domain 0: 2 buffers, static prefix 512 bytes}}
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   // expected-remark @+1 {{kept apart from %a (allocated at 94:3) in the pool: its device access at 'hip.cast' (96:3) may still be running at 'memref.store' (99:3): no op in between waits for its stream}}
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   return
 }
 
@@ -111,11 +111,11 @@ func.func @shared_after_synchronize(%ctx: !hip.context, %x: i64, %o: memref<32xf
   // expected-remark @+1 {{domain 0: 2 buffers, static prefix 256 bytes (lower bound 256), 0 slabs, 0 buckets}}
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   hip.synchronize(%ctx)
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   return
 }
 
@@ -130,10 +130,10 @@ func.func @shared_after_synchronize(%ctx: !hip.context, %x: i64, %o: memref<32xf
 func.func @returned_stays_out(%ctx: !hip.context, %in: memref<64xf32>) -> memref<64xf32> {
   // expected-remark @+1 {{domain 0: 1 buffer, static prefix 256 bytes (lower bound 256), 0 slabs, 0 buckets}}
   %t = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
   // expected-remark @+1 {{buffer left out of the pool: returned by 'func.return'; the next invocation reuses the pool while the caller may still read it}}
   %r = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%t : memref<64xf32>) outs(%r : memref<64xf32>)
+  hip.tanh(%ctx) ins(%t : memref<64xf32>) outs(%r : memref<64xf32>)
   return %r : memref<64xf32>
 }
 
@@ -151,12 +151,12 @@ func.func private @consume(memref<64xf32>)
 func.func @escaping_stays_out(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   // expected-remark @+1 {{buffer left out of the pool: used by 'func.call', whose memory effects are unknown}}
   %e = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%e : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%e : memref<64xf32>)
   func.call @consume(%e) : (memref<64xf32>) -> ()
   // expected-remark @+1 {{domain 0: 1 buffer, static prefix 256 bytes (lower bound 256), 0 slabs, 0 buckets}}
   %t = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
-  hip.relu(%ctx) ins(%t : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  hip.tanh(%ctx) ins(%t : memref<64xf32>) outs(%out : memref<64xf32>)
   memref.dealloc %e : memref<64xf32>
   return
 }
@@ -323,6 +323,6 @@ func.func @no_context_argument(%in: memref<16xf32>) {
 // CHECK-LABEL: func.func @nothing_to_pool
 // CHECK-NOT:     hip.get_pool
 func.func @nothing_to_pool(%ctx: !hip.context, %in: memref<16xf32>, %out: memref<16xf32>) {
-  hip.relu(%ctx) ins(%in : memref<16xf32>) outs(%out : memref<16xf32>)
+  hip.tanh(%ctx) ins(%in : memref<16xf32>) outs(%out : memref<16xf32>)
   return
 }

@@ -9,18 +9,18 @@
 // %a is freed before the kernel that still reads it (use after free).
 // OPT-LABEL: func.func @unaccessed_buffer_frees_live_slot
 // OPT:         %[[A:.+]] = memref.alloc() : memref<64xf32>
-// OPT:         hip.relu(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[A]] : memref<64xf32>)
+// OPT:         hip.tanh(%{{.+}}) ins(%{{.+}} : memref<64xf32>) outs(%[[A]] : memref<64xf32>)
 // OPT-NOT:     memref.dealloc %[[A]] :
-// OPT:         hip.relu(%{{.+}}) ins(%[[A]] : memref<64xf32>) outs(%{{.+}} : memref<64xf32>)
+// OPT:         hip.tanh(%{{.+}}) ins(%[[A]] : memref<64xf32>) outs(%{{.+}} : memref<64xf32>)
 // OPT:         memref.dealloc %[[A]]
 // OPT:         return
 // POOL-LABEL: func.func @unaccessed_buffer_frees_live_slot
 func.func @unaccessed_buffer_frees_live_slot(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   %a = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
   %b = memref.alloc() : memref<64xf32>
   memref.dealloc %b : memref<64xf32>
-  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
   memref.dealloc %a : memref<64xf32>
   return
 }
@@ -40,9 +40,9 @@ func.func @pointer_escape_through_extract_aligned_pointer(%ctx: !hip.context, %i
   %a = memref.alloc() : memref<64xf32>
   %p = memref.extract_aligned_pointer_as_index %a : memref<64xf32> -> index
   %b = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
   func.call @consume_ptr(%p) : (index) -> ()
-  hip.relu(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
   return
 }
 
@@ -61,9 +61,9 @@ func.func @buffer_stored_into_another_memref(%ctx: !hip.context, %in: memref<64x
   %a = memref.alloc() : memref<64xf32>
   memref.store %a, %box[%c0] : memref<1xmemref<64xf32>>
   %b = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<64xf32>)
   %a2 = memref.load %box[%c0] : memref<1xmemref<64xf32>>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a2 : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%a2 : memref<64xf32>)
   hip.add(%ctx) ins(%a2, %b : memref<64xf32>, memref<64xf32>) outs(%out : memref<64xf32>)
   return
 }
@@ -80,10 +80,10 @@ func.func @buffer_stored_into_another_memref(%ctx: !hip.context, %in: memref<64x
 // POOL-LABEL: func.func @unregistered_user_is_not_a_return
 func.func @unregistered_user_is_not_a_return(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   %s = memref.alloc() : memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%s : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%s : memref<64xf32>)
   %a = memref.alloc() : memref<64xf32>
   "test.fill"(%a) : (memref<64xf32>) -> ()
-  hip.relu(%ctx) ins(%s : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%s : memref<64xf32>) outs(%out : memref<64xf32>)
   return
 }
 
@@ -102,13 +102,13 @@ func.func @already_pooled(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<
   %pool = hip.get_pool(%ctx, %pool_size) : memref<?xi8>
   %c0 = arith.constant 0 : index
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
-  hip.relu(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.tanh(%ctx) ins(%a : memref<64xf32>) outs(%out : memref<64xf32>)
   return
 }
 func.func @pooled_now(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>) {
   %b = memref.alloc() : memref<128xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<128xf32>)
-  hip.relu(%ctx) ins(%b : memref<128xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%b : memref<128xf32>)
+  hip.tanh(%ctx) ins(%b : memref<128xf32>) outs(%out : memref<64xf32>)
   return
 }

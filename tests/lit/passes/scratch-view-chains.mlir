@@ -27,10 +27,10 @@ func.func @reinterpret_cast_of_a_view(%ctx: !hip.context, %x: i64, %o: memref<9x
   %v = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
   %wide = memref.reinterpret_cast %v to offset: [0], sizes: [9], strides: [1] : memref<1xi64> to memref<9xi64>
   memref.store %x, %wide[%c8] : memref<9xi64>
-  hip.cast(%ctx) ins(%wide : memref<9xi64>) outs(%o : memref<9xf32>)
+  hip.cast(%ctx) ins(%wide : memref<9xi64>) outs(%o : memref<9xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   return
 }
 
@@ -53,10 +53,10 @@ func.func @subview_of_a_cast_of_a_view(%ctx: !hip.context, %x: i64, %y: i32, %o:
   %cast = memref.cast %v : memref<16xi64> to memref<?xi64>
   %part = memref.subview %cast[8] [8] [1] : memref<?xi64> to memref<8xi64, strided<[1], offset: 8>>
   memref.store %x, %part[%c0] : memref<8xi64, strided<[1], offset: 8>>
-  hip.cast(%ctx) ins(%part : memref<8xi64, strided<[1], offset: 8>>) outs(%o : memref<8xf32>)
+  hip.cast(%ctx) ins(%part : memref<8xi64, strided<[1], offset: 8>>) outs(%o : memref<8xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<2xi32>
   memref.store %y, %b[%c0] : memref<2xi32>
-  hip.cast(%ctx) ins(%b : memref<2xi32>) outs(%p : memref<2xf32>)
+  hip.cast(%ctx) ins(%b : memref<2xi32>) outs(%p : memref<2xf32>) {to = 1 : i64}
   return
 }
 
@@ -76,9 +76,9 @@ func.func @view_at_a_dynamic_shift(%ctx: !hip.context, %x: i64, %at: index, %o: 
   %v = memref.view %s[%at][] : memref<?xi8> to memref<1xi64>
   %r = memref.reinterpret_cast %v to offset: [0], sizes: [1], strides: [1] : memref<1xi64> to memref<1xi64>
   memref.store %x, %r[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%r : memref<1xi64>) outs(%o : memref<1xf32>)
+  hip.cast(%ctx) ins(%r : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   return
 }

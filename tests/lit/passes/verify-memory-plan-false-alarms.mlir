@@ -9,10 +9,10 @@
 // RUN: memplan-opt %s --split-input-file -p 'hip-memory-plan,verify-memory-plan' | FileCheck %s
 // The same shapes with a real race are still reported:
 // RUN: not memplan-opt %S/Inputs/verify-memory-plan-false-alarms-races.mlir --split-input-file -p verify-memory-plan 2>&1 >/dev/null | FileCheck %s --check-prefix=RACE
-// RACE: races.mlir:14:5: error: unordered accesses to %a {{.*}}: read of %a (host) by 'memref.load' {{.*}} and write of %a (device, stream %ctx) by 'hip.fill'
-// RACE: races.mlir:33:3: error: unordered accesses to {{.*}} write of %a (host) by 'memref.store' {{.*}} and read of %a (device, stream %ctx) by 'hip.copy'
+// RACE: races.mlir:14:5: error: unordered accesses to %a {{.*}}: read of %a (host) by 'memref.load' {{.*}} and write of %a (device, stream %ctx) by 'hip.launch'
+// RACE: races.mlir:33:3: error: unordered accesses to {{.*}} write of %a (host) by 'memref.store' {{.*}} and read of %a (device, stream %ctx) by 'hip.sign'
 // RACE: races.mlir:49:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool)
-// RACE: races.mlir:64:3: error: unordered accesses to %a {{.*}} write of %a (host) by 'memref.store' {{.*}} and read of %a (device, stream %ctx) by 'hip.copy' {{.*}} (in blocks that may run in either order)
+// RACE: races.mlir:64:3: error: unordered accesses to %a {{.*}} write of %a (host) by 'memref.store' {{.*}} and read of %a (device, stream %ctx) by 'hip.sign' {{.*}} (in blocks that may run in either order)
 
 // The condition region writes %a on the device, the body reads it on the same
 // stream: ordered in every iteration.
@@ -23,11 +23,11 @@ func.func @while_two_regions(%ctx: !hip.context, %out: memref<4xf32>, %n: index)
   %a = memref.alloc() : memref<4xf32>
   %r = scf.while (%i = %c0) : (index) -> index {
     %more = arith.cmpi slt, %i, %n : index
-    hip.fill(%ctx) outs(%a : memref<4xf32>) {value = 1.0 : f32}
+    hip.launch @fill(%ctx) outs(%a : memref<4xf32>)
     scf.condition(%more) %i : index
   } do {
   ^bb0(%j: index):
-    hip.relu(%ctx) ins(%a : memref<4xf32>) outs(%out : memref<4xf32>)
+    hip.tanh(%ctx) ins(%a : memref<4xf32>) outs(%out : memref<4xf32>)
     %k = arith.addi %j, %c1 : index
     scf.yield %k : index
   }
@@ -47,10 +47,10 @@ func.func @chain_of_views(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) {
   %a = memref.view %pool[%c64][] : memref<?xi8> to memref<4xf32>
   %r = memref.reinterpret_cast %a to offset: [0], sizes: [2, 2], strides: [2, 1] : memref<4xf32> to memref<2x2xf32>
   %s = memref.subview %r[1, 0] [1, 2] [1, 1] : memref<2x2xf32> to memref<2xf32, strided<[1], offset: 2>>
-  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
   hip.synchronize(%ctx)
   memref.store %v, %s[%c0] : memref<2xf32, strided<[1], offset: 2>>
-  hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
+  hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   return
 }
 
@@ -68,10 +68,10 @@ func.func @dynamic_offset_views(%ctx: !hip.context, %x: memref<4xf32>, %off: ind
   %a = memref.view %pool[%off][] : memref<?xi8> to memref<4xf32>
   %b = memref.view %pool[%o2][] : memref<?xi8> to memref<4xf32>
   %sa = memref.subview %a[1] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1], offset: 1>>
-  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
   memref.store %v, %b[%c0] : memref<4xf32>
-  hip.copy(%ctx) ins(%b : memref<4xf32>) outs(%x : memref<4xf32>)
-  hip.relu(%ctx) ins(%sa : memref<2xf32, strided<[1], offset: 1>>) outs(%sa : memref<2xf32, strided<[1], offset: 1>>)
+  hip.sign(%ctx) ins(%b : memref<4xf32>) outs(%x : memref<4xf32>)
+  hip.tanh(%ctx) ins(%sa : memref<2xf32, strided<[1], offset: 1>>) outs(%sa : memref<2xf32, strided<[1], offset: 1>>)
   return
 }
 
@@ -86,7 +86,7 @@ func.func @multi_block(%ctx: !hip.context, %x: memref<4xf32>, %v: f32, %c: i1) {
   memref.store %v, %a[%c0] : memref<4xf32>
   cf.cond_br %c, ^bb1, ^bb2
 ^bb1:
-  hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
+  hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   cf.br ^bb2
 ^bb2:
   hip.synchronize(%ctx)
@@ -115,8 +115,8 @@ func.func @rounded_slabs(%ctx: !hip.context, %n: index, %m: index, %x: memref<?x
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %a = memref.view %pool[%c0][%n] : memref<?xi8> to memref<?xf16>
   %b = memref.view %pool[%slab][%n] : memref<?xi8> to memref<?xf16>
-  hip.copy(%ctx) ins(%x : memref<?xf16>) outs(%a : memref<?xf16>)
+  hip.sign(%ctx) ins(%x : memref<?xf16>) outs(%a : memref<?xf16>)
   memref.store %v, %b[%c0] : memref<?xf16>
-  hip.copy(%ctx) ins(%a : memref<?xf16>) outs(%x : memref<?xf16>)
+  hip.sign(%ctx) ins(%a : memref<?xf16>) outs(%x : memref<?xf16>)
   return
 }

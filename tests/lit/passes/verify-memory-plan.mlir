@@ -30,8 +30,8 @@ func.func @pool_overlap_after_synchronize(%ctx: !hip.context, %x: memref<4xf32>,
   %size = arith.constant 256 : index
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
-  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
-  hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
+  hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   hip.synchronize(%ctx)
   %b = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
   memref.store %v, %b[%c0] : memref<4xf32>
@@ -49,12 +49,12 @@ func.func @pool_overlap_pending(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) 
   %size = arith.constant 256 : index
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
-  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
-  hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
+  hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   %b = memref.view %pool[%c8][] : memref<?xi8> to memref<4xf32>
-  // ERR: [[# @LINE + 5]]:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool): write of %b (host) by 'memref.store' at {{.*}}:[[# @LINE + 5]]:3 and write of %a (device, stream %ctx) by 'hip.copy' at {{.*}}:[[# @LINE - 3]]:3; the host write may happen before the enqueued write runs: no op between them waits for stream %ctx
+  // ERR: [[# @LINE + 5]]:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool): write of %b (host) by 'memref.store' at {{.*}}:[[# @LINE + 5]]:3 and write of %a (device, stream %ctx) by 'hip.sign' at {{.*}}:[[# @LINE - 3]]:3; the host write may happen before the enqueued write runs: no op between them waits for stream %ctx
   // ERR: [[# @LINE - 4]]:3: note: the other access is here
-  // ERR: [[# @LINE + 3]]:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool): write of %b (host) by 'memref.store' at {{.*}}:[[# @LINE + 3]]:3 and read of %a (device, stream %ctx) by 'hip.copy' at {{.*}}:[[# @LINE - 4]]:3; the host write may happen before the enqueued read runs
+  // ERR: [[# @LINE + 3]]:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool): write of %b (host) by 'memref.store' at {{.*}}:[[# @LINE + 3]]:3 and read of %a (device, stream %ctx) by 'hip.sign' at {{.*}}:[[# @LINE - 4]]:3; the host write may happen before the enqueued read runs
   // ERR: [[# @LINE - 5]]:3: note: the other access is here
   // ERR: verify-memory-plan.mlir:[[# @LINE - 13]]:1: error: verify-memory-plan: 2 unordered pair(s) of accesses to shared bytes (see the errors above)
   memref.store %v, %b[%c0] : memref<4xf32>
@@ -71,7 +71,7 @@ func.func @pool_disjoint_views(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) {
   %size = arith.constant 256 : index
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
-  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
   %b = memref.view %pool[%c16][] : memref<?xi8> to memref<4xf32>
   memref.store %v, %b[%c0] : memref<4xf32>
   return
@@ -86,7 +86,7 @@ func.func @device_chain_reuse(%ctx: !hip.context, %x: memref<64xf32>, %y: memref
   %size = arith.constant 256 : index
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<64xf32>
-  hip.relu(%ctx) ins(%x : memref<64xf32>) outs(%a : memref<64xf32>)
+  hip.tanh(%ctx) ins(%x : memref<64xf32>) outs(%a : memref<64xf32>)
   hip.exp(%ctx) ins(%a : memref<64xf32>) outs(%y : memref<64xf32>)
   %b = memref.view %pool[%c0][] : memref<?xi8> to memref<64xf32>
   hip.neg(%ctx) ins(%y : memref<64xf32>) outs(%b : memref<64xf32>)
@@ -103,7 +103,7 @@ func.func @reinterpret_slot_pending(%ctx: !hip.context, %out: memref<8xi32>, %v:
   %c0 = arith.constant 0 : index
   %slot = memref.alloc() : memref<8xi64>
   memref.store %v, %slot[%c0] : memref<8xi64>
-  hip.cast(%ctx) ins(%slot : memref<8xi64>) outs(%out : memref<8xi32>)
+  hip.cast(%ctx) ins(%slot : memref<8xi64>) outs(%out : memref<8xi32>) {to = 6 : i64}
   %small = memref.reinterpret_cast %slot to offset: [0], sizes: [2], strides: [1] : memref<8xi64> to memref<2xi64>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %slot and %small (both in %slot)
   // ERR: [[# @LINE - 3]]:3: note: the other access is here
@@ -145,7 +145,7 @@ func.func @loop_iterations_pending(%ctx: !hip.context, %out: memref<1xi32>, %v: 
     // ERR: [[# @LINE + 2]]:5: error: unordered accesses to the bytes of %a by two of its instances: {{.*}}(in consecutive iterations of the loop at {{.*}}:[[# @LINE - 2]]:3)
     // ERR: [[# @LINE + 2]]:5: note: the other access is here
     memref.store %v, %a[%c0] : memref<1xi64>
-    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%out : memref<1xi32>)
+    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%out : memref<1xi32>) {to = 6 : i64}
   }
   return
 }
@@ -163,7 +163,7 @@ func.func @loop_iterations_synchronized(%ctx: !hip.context, %out: memref<1xi32>,
   scf.for %i = %c0 to %c4 step %c1 {
     %a = memref.view %pool[%c0][] : memref<?xi8> to memref<1xi64>
     memref.store %v, %a[%c0] : memref<1xi64>
-    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%out : memref<1xi32>)
+    hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%out : memref<1xi32>) {to = 6 : i64}
     hip.synchronize(%ctx)
   }
   return
@@ -179,7 +179,7 @@ func.func @if_branches_share(%ctx: !hip.context, %c: i1, %x: memref<4xf32>, %v: 
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   scf.if %c {
     %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
-    hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+    hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
   } else {
     %b = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
     memref.store %v, %b[%c0] : memref<4xf32>
@@ -200,7 +200,7 @@ func.func @loop_keeps_buffer_busy(%ctx: !hip.context, %x: memref<4xf32>, %v: f32
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
   scf.for %i = %c0 to %c4 step %c1 {
-    hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+    hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
   }
   %b = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %a and %b
@@ -219,7 +219,7 @@ func.func @unknown_offset_whole_pool(%ctx: !hip.context, %x: memref<4xf32>, %off
   %size = arith.constant 256 : index
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %a = memref.view %pool[%c128][] : memref<?xi8> to memref<4xf32>
-  hip.copy(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
   %b = memref.view %pool[%off][] : memref<?xi8> to memref<4xf32>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %a and %b
   // ERR: [[# @LINE - 3]]:3: note: the other access is here
@@ -288,7 +288,7 @@ func.func @views_of_one_buffer(%ctx: !hip.context, %x: memref<2x4xf32>) -> f32 {
   %size = arith.constant 256 : index
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<2x4xf32>
-  hip.copy(%ctx) ins(%x : memref<2x4xf32>) outs(%a : memref<2x4xf32>)
+  hip.sign(%ctx) ins(%x : memref<2x4xf32>) outs(%a : memref<2x4xf32>)
   %flat = memref.collapse_shape %a [[0, 1]] : memref<2x4xf32> into memref<8xf32>
   %row = memref.subview %a[1, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: 4>>
   hip.synchronize(%ctx)
@@ -306,13 +306,13 @@ func.func @views_of_one_buffer(%ctx: !hip.context, %x: memref<2x4xf32>) -> f32 {
 // CHECK-LABEL: @merged_generations_come_back_fresh
 func.func @merged_generations_come_back_fresh(%ctx: !hip.context, %x: memref<4x8xf32>, %y: memref<4x8xf32>) {
   %slot = memref.alloc() : memref<4x8xf32>
-  hip.relu(%ctx) ins(%x : memref<4x8xf32>) outs(%slot : memref<4x8xf32>)
+  hip.tanh(%ctx) ins(%x : memref<4x8xf32>) outs(%slot : memref<4x8xf32>)
   hip.exp(%ctx) ins(%slot : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
   %r = memref.reinterpret_cast %slot to offset: [0], sizes: [32], strides: [1] : memref<4x8xf32> to memref<32xf32>
   %flat = memref.collapse_shape %x [[0, 1]] : memref<4x8xf32> into memref<32xf32>
   hip.neg(%ctx) ins(%flat : memref<32xf32>) outs(%r : memref<32xf32>)
   hip.abs(%ctx) ins(%r : memref<32xf32>) outs(%flat : memref<32xf32>)
-  hip.relu(%ctx) ins(%y : memref<4x8xf32>) outs(%slot : memref<4x8xf32>)
+  hip.tanh(%ctx) ins(%y : memref<4x8xf32>) outs(%slot : memref<4x8xf32>)
   hip.exp(%ctx) ins(%slot : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
   return
 }
@@ -323,7 +323,7 @@ func.func @merged_generations_come_back_fresh(%ctx: !hip.context, %x: memref<4x8
 // CHECK-NOT: @merged_buffer_read_after_clobber
 func.func @merged_buffer_read_after_clobber(%ctx: !hip.context, %x: memref<4x8xf32>, %y: memref<4x8xf32>) {
   %slot = memref.alloc() : memref<4x8xf32>
-  hip.relu(%ctx) ins(%x : memref<4x8xf32>) outs(%slot : memref<4x8xf32>)
+  hip.tanh(%ctx) ins(%x : memref<4x8xf32>) outs(%slot : memref<4x8xf32>)
   hip.exp(%ctx) ins(%slot : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
   %r = memref.reinterpret_cast %slot to offset: [0], sizes: [32], strides: [1] : memref<4x8xf32> to memref<32xf32>
   %flat = memref.collapse_shape %x [[0, 1]] : memref<4x8xf32> into memref<32xf32>
@@ -351,7 +351,7 @@ func.func @dynamic_slabs_apart(%ctx: !hip.context, %x: memref<?xi64>, %n: index,
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %a = memref.view %pool[%c256][%n] : memref<?xi8> to memref<?xi64>
   %b = memref.view %pool[%second][%n] : memref<?xi8> to memref<?xi64>
-  hip.copy(%ctx) ins(%x : memref<?xi64>) outs(%a : memref<?xi64>)
+  hip.sign(%ctx) ins(%x : memref<?xi64>) outs(%a : memref<?xi64>)
   memref.store %v, %b[%c0] : memref<?xi64>
   return
 }
@@ -369,7 +369,7 @@ func.func @dynamic_slabs_overlap(%ctx: !hip.context, %x: memref<?xi64>, %n: inde
   %pool = hip.get_pool(%ctx, %n) : memref<?xi8>
   %a = memref.view %pool[%c256][%n] : memref<?xi8> to memref<?xi64>
   %b = memref.view %pool[%second][%n] : memref<?xi8> to memref<?xi64>
-  hip.copy(%ctx) ins(%x : memref<?xi64>) outs(%a : memref<?xi64>)
+  hip.sign(%ctx) ins(%x : memref<?xi64>) outs(%a : memref<?xi64>)
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %a and %b
   // ERR: [[# @LINE - 2]]:3: note: the other access is here
   memref.store %v, %b[%c0] : memref<?xi64>
@@ -386,7 +386,7 @@ func.func @merged_generation_filled_by_a_loop(%ctx: !hip.context, %x: memref<4xf
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %slot = memref.alloc() : memref<4xf32>
-  hip.relu(%ctx) ins(%x : memref<4xf32>) outs(%slot : memref<4xf32>)
+  hip.tanh(%ctx) ins(%x : memref<4xf32>) outs(%slot : memref<4xf32>)
   %half = memref.reinterpret_cast %slot to offset: [0], sizes: [2], strides: [1] : memref<4xf32> to memref<2xf32>
   hip.neg(%ctx) ins(%x : memref<4xf32>) outs(%half : memref<2xf32>)
   hip.synchronize(%ctx)
@@ -406,7 +406,7 @@ func.func @merged_generation_partly_filled(%ctx: !hip.context, %x: memref<4xf32>
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
   %slot = memref.alloc() : memref<4xf32>
-  hip.relu(%ctx) ins(%x : memref<4xf32>) outs(%slot : memref<4xf32>)
+  hip.tanh(%ctx) ins(%x : memref<4xf32>) outs(%slot : memref<4xf32>)
   %half = memref.reinterpret_cast %slot to offset: [0], sizes: [2], strides: [1] : memref<4xf32> to memref<2xf32>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %slot and %half {{.*}}; accesses of %half lie between accesses of %slot
   // ERR: [[# @LINE + 6]]:3: note: the other access is here

@@ -111,3 +111,47 @@ def test_context_memory_queries_do_not_walk_the_callees(monkeypatch):
     assert graph.reserved(f["top"], (GetHostScratchOp, None)) == (48, 96)
     assert "takes 'hip.get_host_scratch'" in shared_context_memory(graph, f["top"], GetHostScratchOp)
     assert walks == []
+
+
+def test_a_context_is_what_its_type_declares():
+    """The call graph asks a type whether it is a runtime context: a type of another
+    dialect that declares `RuntimeContext` is one, a plain value is not."""
+    from xdsl.ir import Dialect, ParametrizedAttribute, TypeAttribute
+    from xdsl.irdl import irdl_attr_definition
+
+    from memplan.interfaces import RuntimeContext
+
+    @irdl_attr_definition
+    class Handle(ParametrizedAttribute, TypeAttribute, RuntimeContext):
+        name = "probe.handle"
+
+    ctx = make_context(allow_unregistered=True)
+    ctx.load_dialect(Dialect("probe", [], [Handle]))
+    text = """
+    func.func private @outside(T)
+    func.func @stranger(%h: T) {
+      func.call @outside(%h) : (T) -> ()
+      return
+    }"""
+    for handle, hands_off in (("!probe.handle", True), ("i64", False)):
+        module = parse_module(ctx, text.replace("T", handle), "t.mlir")
+        stranger = module.body.block.last_op
+        why = shared_context_memory(CallGraph(module), stranger)
+        assert (why is not None and "hands the runtime context" in why) == hands_off
+
+
+def test_no_analysis_imports_the_hip_dialect():
+    """Analyses learn what ops and types are from memplan.interfaces alone."""
+    import ast
+    from pathlib import Path
+
+    import memplan.analysis
+
+    root = Path(memplan.analysis.__file__).parent
+    imports = [
+        f"{path.name}: {node.module}"
+        for path in sorted(root.glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("memplan.dialects.hip")
+    ]
+    assert imports == []

@@ -148,12 +148,12 @@ func.func @seed(%ctx: !hip.context, %x: i64, %y: i64) -> (memref<1xf32>, memref<
   %a = memref.alloc() : memref<1xi64>
   memref.store %x, %a[%c0] : memref<1xi64>
   %ao = memref.alloc() : memref<1xf32>
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%ao : memref<1xf32>) {to = 1 : i64}
 SYNC
   %b = memref.alloc() : memref<1xi64>
   memref.store %y, %b[%c0] : memref<1xi64>
   %bo = memref.alloc() : memref<1xf32>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%bo : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%bo : memref<1xf32>) {to = 1 : i64}
   return %ao, %bo : memref<1xf32>, memref<1xf32>
 }
 """
@@ -568,7 +568,7 @@ def test_sweep_on_a_long_chain_of_device_temporaries():
     lines += [f"  %b{i} = memref.alloc() : memref<4xf32>" for i in range(n)]
     for i in range(n - 1):
         lines.append(
-            f"  hip.relu(%ctx) ins(%b{i} : memref<4xf32>) outs(%b{i + 1} : memref<4xf32>)"
+            f"  hip.tanh(%ctx) ins(%b{i} : memref<4xf32>) outs(%b{i + 1} : memref<4xf32>)"
         )
     lines += ["  return", "}"]
     ordering, roots = analyse("\n".join(lines))

@@ -14,7 +14,7 @@ func.func @f(%ctx: !hip.context, %x: i64, %o: memref<1xf32>, %c: i1) {
   %b = memref.alloc() : memref<1xi64>
   scf.if %c {
     "test.later"() ({
-      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
       "test.end"() : () -> ()
     }) : () -> ()
     %z = arith.constant 0 : index

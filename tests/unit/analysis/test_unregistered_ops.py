@@ -55,10 +55,10 @@ func.func @f(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<64xf32>, %box
   %pool = hip.get_pool(%ctx, %size) : memref<?xi8>
   %c0 = arith.constant 0 : index
   %s = memref.view %pool[%c0][] : memref<?xi8> to memref<64xf32>
-  hip.relu(%ctx) ins(%in : memref<64xf32>) outs(%s : memref<64xf32>)
+  hip.tanh(%ctx) ins(%in : memref<64xf32>) outs(%s : memref<64xf32>)
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<64xf32>
   USE
-  hip.relu(%ctx) ins(%s : memref<64xf32>) outs(%out : memref<64xf32>)
+  hip.tanh(%ctx) ins(%s : memref<64xf32>) outs(%out : memref<64xf32>)
   return
 }"""
 

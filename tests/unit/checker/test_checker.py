@@ -37,10 +37,10 @@ func.func @f(%ctx: !hip.context, %x: ELEM, %y: i64, %o: memref<9xf32>, %p: memre
   %s = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
   %a = memref.view %s[%c0][] : memref<?xi8> to memref<9xELEM>
   memref.store %x, %a[%c8] : memref<9xELEM>
-  hip.cast(%ctx) ins(%a : memref<9xELEM>) outs(%o : memref<9xf32>)
+  hip.cast(%ctx) ins(%a : memref<9xELEM>) outs(%o : memref<9xf32>) {to = 1 : i64}
   %b = memref.view %s[%at][] : memref<?xi8> to memref<1xi64>
   memref.store %y, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   return
 }
 """
@@ -65,7 +65,7 @@ def test_two_calls_of_a_callee_with_scratch_race():
       %s = hip.get_host_scratch(%ctx, %c64) : memref<?xi8>
       %a = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
       memref.store %x, %a[%c0] : memref<1xi64>
-      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
       return
     }
     func.func @caller(%ctx: !hip.context, %x: i64, %o: memref<1xf32>) {
@@ -98,7 +98,7 @@ def test_a_callee_named_inside_an_array_or_a_dictionary_is_seen(reference):
       %s = hip.get_host_scratch(%ctx, %c64) : memref<?xi8>
       %a = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
       memref.store %x, %a[%c0] : memref<1xi64>
-      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
       return
     }
     func.func @caller(%ctx: !hip.context, %x: i64, %o: memref<1xf32>) {

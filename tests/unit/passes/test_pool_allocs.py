@@ -344,14 +344,14 @@ func.func @host(%ctx: !hip.context, %x: i64, %o: memref<32xf32>) {
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   hip.synchronize(%ctx)
   %c = memref.alloc() : memref<32xi64>
   memref.store %x, %c[%c0] : memref<32xi64>
-  hip.cast(%ctx) ins(%c : memref<32xi64>) outs(%o : memref<32xf32>)
+  hip.cast(%ctx) ins(%c : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   memref.dealloc %a : memref<32xi64>
   return
 }

@@ -81,10 +81,10 @@ def test_synchronize_between_makes_reuse_legal():
       %c0 = arith.constant 0 : index
       %a = memref.alloc() : memref<1xi64>
       memref.store %n, %a[%c0] : memref<1xi64>
-      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xi32>)
+      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xi32>) {to = 6 : i64}
       SYNC
       memref.store %n, %a[%c0] : memref<1xi64>
-      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xi32>)
+      hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xi32>) {to = 6 : i64}
       return
     }"""
     assert check_module(_parse(text.replace("SYNC", "hip.synchronize(%ctx)"))) == []

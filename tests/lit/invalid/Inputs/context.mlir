@@ -1,6 +1,6 @@
 // A kernel's first operand must be the !hip.context.
 func.func @kernel_without_context(%ctx: index, %a: memref<4xf32>) {
-  hip.relu(%ctx) ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.tanh(%ctx) ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)
   return
 }
 // -----
@@ -18,6 +18,6 @@ func.func @pool_without_context(%n: index) {
 // -----
 // A context value that was never defined.
 func.func @undefined_context(%a: memref<4xf32>) {
-  hip.relu(%ctx) ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)
+  hip.tanh(%ctx) ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)
   return
 }

@@ -29,7 +29,7 @@ func.func @bad_memref_type(%a: memref<4xf32) {
 // -----
 // A malformed attribute dictionary.
 func.func @bad_attr_dict(%ctx: !hip.context, %a: memref<4xf32>, %b: memref<4xf32>) {
-  hip.relu(%ctx) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {alpha = }
+  hip.tanh(%ctx) ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {alpha = }
   return
 }
 // -----
@@ -41,7 +41,7 @@ func.func @kernel_types_count(%ctx: !hip.context, %a: memref<4xf32>, %b: memref<
 // -----
 // A kernel without outs.
 func.func @kernel_without_outs(%ctx: !hip.context, %a: memref<4xf32>) {
-  hip.relu(%ctx) ins(%a : memref<4xf32>)
+  hip.tanh(%ctx) ins(%a : memref<4xf32>)
   return
 }
 // -----

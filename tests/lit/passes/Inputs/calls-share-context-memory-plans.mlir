@@ -6,7 +6,7 @@ func.func @callee(%ctx: !hip.context, %x: i64, %o: memref<1xf32>) {
   %s = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
   %a = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
   memref.store %x, %a[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>)
+  hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
   return
 }
 func.func @caller(%ctx: !hip.context, %x: i64, %o: memref<1xf32>, %p: memref<1xf32>) {
@@ -15,7 +15,7 @@ func.func @caller(%ctx: !hip.context, %x: i64, %o: memref<1xf32>, %p: memref<1xf
   %s = hip.get_host_scratch(%ctx, %size) : memref<?xi8>
   %b = memref.view %s[%c0][] : memref<?xi8> to memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
-  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>)
+  hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
   // The callee's store to offset 0 may land before the cast above reads %b, and
   // the second call's before the first call's cast runs.
   //

@@ -7,7 +7,7 @@ func.func @while_race(%ctx: !hip.context, %n: index) {
   %a = memref.alloc() : memref<4xf32>
   %r = scf.while (%i = %c0) : (index) -> index {
     %more = arith.cmpi slt, %i, %n : index
-    hip.fill(%ctx) outs(%a : memref<4xf32>) {value = 1.0 : f32}
+    hip.launch @fill(%ctx) outs(%a : memref<4xf32>)
     scf.condition(%more) %i : index
   } do {
   ^bb0(%j: index):
@@ -29,7 +29,7 @@ func.func @chain_race(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) {
   %a = memref.view %pool[%c64][] : memref<?xi8> to memref<4xf32>
   %r = memref.reinterpret_cast %a to offset: [0], sizes: [2, 2], strides: [2, 1] : memref<4xf32> to memref<2x2xf32>
   %s = memref.subview %r[1, 0] [1, 2] [1, 1] : memref<2x2xf32> to memref<2xf32, strided<[1], offset: 2>>
-  hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
+  hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   memref.store %v, %s[%c0] : memref<2xf32, strided<[1], offset: 2>>
   return
 }
@@ -45,7 +45,7 @@ func.func @dynamic_offset_race(%ctx: !hip.context, %x: memref<4xf32>, %off: inde
   %o2 = arith.addi %off, %c8 : index
   %a = memref.view %pool[%off][] : memref<?xi8> to memref<4xf32>
   %b = memref.view %pool[%o2][] : memref<?xi8> to memref<4xf32>
-  hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
+  hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   memref.store %v, %b[%c0] : memref<4xf32>
   return
 }
@@ -58,7 +58,7 @@ func.func @multi_block_race(%ctx: !hip.context, %x: memref<4xf32>, %v: f32, %c: 
   %a = memref.alloc() : memref<4xf32>
   cf.br ^bb1
 ^bb1:
-  hip.copy(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
+  hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   cf.cond_br %c, ^bb2, ^bb3
 ^bb2:
   memref.store %v, %a[%c0] : memref<4xf32>
