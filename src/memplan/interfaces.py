@@ -39,6 +39,7 @@ __all__ = [
     "NoAddressCapture",
     "OutlinedBodies",
     "PlannableAllocation",
+    "RuntimeContext",
     "StreamExecution",
     "StreamSynchronization",
     "SuccessorOperands",
@@ -50,6 +51,7 @@ __all__ = [
     "captures_no_address",
     "get_interface",
     "host_inline_regions",
+    "is_runtime_context",
     "memory_effects",
     "outlined_bodies",
     "outlined_streams",
@@ -304,6 +306,18 @@ def synchronized_stream(op: Operation, *, after_accesses: bool = False) -> SSAVa
         return None
     stream = trait.stream(op)
     return ALL_STREAMS if stream is None else stream
+
+
+class RuntimeContext:
+    """A type whose values are runtime contexts (hip-ep's `!hip.context`): handles
+    that name an in-order device stream and own memory kept once per context (host
+    scratch, pools). Types declare it by subclassing, as MLIR types implement a type
+    interface, so analyses and passes ask a type this instead of naming its class."""
+
+
+def is_runtime_context(value: SSAValue) -> bool:
+    """Whether `value` is a runtime context (its type declares `RuntimeContext`)."""
+    return isinstance(value.type, RuntimeContext)
 
 
 def _no_streams(op: Operation) -> tuple[SSAValue, ...]:

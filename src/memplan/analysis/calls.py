@@ -31,8 +31,13 @@ from xdsl.ir import Operation
 from xdsl.traits import CallableOpInterface
 
 from memplan.analysis.byte_ranges import Linear, constant_reach
-from memplan.dialects.hip import ContextType
-from memplan.interfaces import context_memory, get_interface, memory_effects, outlined_bodies
+from memplan.interfaces import (
+    context_memory,
+    get_interface,
+    is_runtime_context,
+    memory_effects,
+    outlined_bodies,
+)
 from memplan.symbols import SymbolIndex, SymbolRefScanner
 
 __all__ = ["CallGraph", "shared_context_memory"]
@@ -51,7 +56,7 @@ def _enclosing_function(op: Operation) -> Operation | None:
 
 
 def _passes_context(op: Operation) -> bool:
-    return any(isinstance(v.type, ContextType) for v in op.operands)
+    return any(is_runtime_context(v) for v in op.operands)
 
 
 def _may_run_code_with_context(op: Operation) -> bool:

@@ -14,6 +14,8 @@ from xdsl.irdl import base, irdl_attr_definition
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.interfaces import RuntimeContext
+
 __all__ = [
     "TENSOR_OR_MEMREF",
     "ContextType",
@@ -23,9 +25,10 @@ __all__ = [
 
 
 @irdl_attr_definition
-class ContextType(ParametrizedAttribute, TypeAttribute):
+class ContextType(ParametrizedAttribute, TypeAttribute, RuntimeContext):
     """`!hip.context`: the runtime handle; it names the device stream that kernel ops
-    are enqueued on and that `hip.synchronize` and the read-backs wait for."""
+    are enqueued on and that `hip.synchronize` and the read-backs wait for, and owns
+    the host scratch and pools (a `RuntimeContext`)."""
 
     name = "hip.context"
 

@@ -3,8 +3,8 @@
 runtime context, whether a function already holds runtime-placed memory, and how
 they name buffers in remarks.
 
-Functions are found through `CallableOpInterface` and the context by the class of
-its type (`memplan.dialects.hip.ContextType`), never by op or type names.
+Functions are found through `CallableOpInterface` and the context by what its type
+declares (`memplan.interfaces.RuntimeContext`), never by op or type names.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from xdsl.ir import Operation, Region, SSAValue
 from xdsl.traits import CallableOpInterface
 
 from memplan.diagnostics import location_of, remark
-from memplan.dialects.hip import ContextType
-from memplan.interfaces import get_interface
+from memplan.interfaces import get_interface, is_runtime_context
 
 __all__ = [
     "RemarksUnderDebug",
@@ -44,9 +43,10 @@ def function_bodies(module: ModuleOp) -> list[tuple[Operation, Region]]:
 
 def runtime_context(body: Region) -> SSAValue | None:
     """Argument 0 of the body's entry block when it is the runtime context (its type
-    is a `ContextType`): what pools and host scratch are taken from. None otherwise."""
+    declares `RuntimeContext`): what pools and host scratch are taken from. None
+    otherwise."""
     entry = body.blocks.first
-    if entry is None or not entry.args or not isinstance(entry.args[0].type, ContextType):
+    if entry is None or not entry.args or not is_runtime_context(entry.args[0]):
         return None
     return entry.args[0]
 
