@@ -1,14 +1,18 @@
 """`scf.if` and `scf.index_switch` as MLIR reads and prints them.
 
-xDSL's classes differ from MLIR in two places that IREE's IR hits:
+xDSL's classes differ from MLIR in three places that IREE's IR hits:
 
 - `scf.if %c -> i32 {` and `scf.for ... iter_args(..) -> i32 {`: MLIR reads result
   types without parentheses (`parseOptionalArrowTypeList`); xDSL requires
   `-> (i32)`. Both print `-> (i32)`.
-- `scf.index_switch` regions may leave out a result-less `scf.yield` (the op has
-  `SingleBlockImplicitTerminator`), so `default {}` is a valid empty default;
-  xDSL's parser keeps the region empty and its verifier rejects it. MLIR prints
-  the cases' terminators and the default's only when the op has results.
+- `scf.index_switch`'s default region may leave out a result-less `scf.yield`
+  (the op has `SingleBlockImplicitTerminator`, which MLIR's declarative parser
+  applies to `$defaultRegion` only), so `default {}` is a valid empty default;
+  xDSL's parser keeps the region empty and its verifier rejects it. A case region
+  is parsed as written (MLIR rejects one without its yield). MLIR prints the
+  cases' terminators and the default's only when the op has results.
+- `scf.if` verifies as MLIR's: results need an else region, and both regions
+  yield the results' types (xDSL checks neither).
 
 Each subclass redeclares its definitions in xDSL's order (see
 `memplan.dialects.memref` for why) under the same op name; `ScfMlirSyntax` is xDSL's
@@ -43,6 +47,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
 
 __all__ = ["ForOp", "IfOp", "IndexSwitchOp", "ScfMlirSyntax"]
 
@@ -102,6 +107,32 @@ class IfOp(xscf.IfOp):
         attr_dict = parser.parse_optional_attr_dict()
         return cls(cond, return_types, then_region, else_region, attr_dict)
 
+    def verify_(self) -> None:
+        """MLIR's checks that xDSL leaves out: results need an else region, and
+        each region yields the results' types (messages as MLIR's)."""
+        super().verify_()
+        if self.output and not self.false_region.blocks:
+            raise VerifyException("must have an else block if defining values")
+        expected = [r.type for r in self.output]
+        for region in (self.true_region, self.false_region):
+            block = region.blocks.first
+            terminator = None if block is None else block.last_op
+            if terminator is None or not terminator.has_trait(IsTerminator):
+                continue
+            edge = f"along control flow edge from Operation {terminator.name} to parent: "
+            given = [v.type for v in terminator.operands]
+            if len(given) != len(expected):
+                raise VerifyException(
+                    f"{edge}region branch point has {len(given)} operands, but region "
+                    f"successor needs {len(expected)} inputs"
+                )
+            for i, (got, want) in enumerate(zip(given, expected)):
+                if got != want:
+                    raise VerifyException(
+                        f"{edge}successor operand type #{i} '{got}' should match "
+                        f"successor input type #{i} '{want}'"
+                    )
+
 
 @irdl_op_definition
 class IndexSwitchOp(xscf.IndexSwitchOp):
@@ -124,7 +155,7 @@ class IndexSwitchOp(xscf.IndexSwitchOp):
         case_regions: list[Region] = []
         while parser.parse_optional_keyword("case"):
             case_values.append(parser.parse_integer())
-            case_regions.append(_with_implicit_yield(parser.parse_region()))
+            case_regions.append(parser.parse_region())
         parser.parse_keyword("default")
         default_region = _with_implicit_yield(parser.parse_region())
         cases = DenseArrayBase.from_list(i64, case_values)
