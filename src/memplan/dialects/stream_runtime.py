@@ -783,6 +783,13 @@ class AsyncFuncOp(IRDLOperation):
         return tied_indices(self.tied_operands, len(self.function_type.outputs.data))
 
     def verify_(self) -> None:
+        # Always a declaration, and MLIR's symbol rule for declarations applies.
+        if self.sym_visibility is None or self.sym_visibility.data == "public":
+            raise VerifyException("symbol declaration cannot have public visibility")
+        for what, attrs in (("arguments", self.arg_attrs), ("results", self.res_attrs)):
+            for entry in attrs.data if attrs is not None else ():
+                if any("." not in name for name in entry.data):
+                    raise VerifyException(f"{what} may only have dialect attributes")
         verify_tied_operands(
             self, self.tied_operands, len(self.function_type.outputs.data),
             len(self.function_type.inputs.data),
@@ -835,9 +842,12 @@ class AsyncFuncOp(IRDLOperation):
                 "function_type": FunctionType.from_lists(inputs, outputs),
                 "tied_operands": tied_operands_attr(ties) if outputs else None,
                 "sym_visibility": None if visibility is None else visibility,
-                # IREE's parser always stores both lists, empty entries included.
-                "arg_attrs": ArrayAttr(arg_dicts),
-                "res_attrs": ArrayAttr([e.attrs or DictionaryAttr({}) for e in entries]),
+                # IREE stores each list whenever it has entries, empty ones too.
+                "arg_attrs": ArrayAttr(arg_dicts) if arg_dicts else None,
+                "res_attrs": (
+                    ArrayAttr([e.attrs or DictionaryAttr({}) for e in entries])
+                    if entries else None
+                ),
             },
             attributes=extra.data if extra is not None else {},
             regions=[region if region is not None else Region()],
