@@ -6,6 +6,7 @@ from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
 
 from memplan.dialects import MEMPLAN_DIALECTS, MLIR_SYNTAX_OVERRIDES, TEST_DIALECTS
+from memplan.opaque import OpaqueAttributeContext
 
 
 def make_context(
@@ -17,7 +18,7 @@ def make_context(
     from memplan.dialects.memref import declare_canonicalization_patterns
 
     declare_canonicalization_patterns()
-    ctx = Context(allow_unregistered=allow_unregistered)
+    ctx = OpaqueAttributeContext(allow_unregistered=allow_unregistered)
     dialects = dict(get_all_dialects())
     dialects.update(MLIR_SYNTAX_OVERRIDES)
     dialects.update(MEMPLAN_DIALECTS)

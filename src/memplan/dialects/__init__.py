@@ -49,6 +49,12 @@ def _flow() -> Dialect:
     return Flow
 
 
+def _iree_tensor_ext() -> Dialect:
+    from memplan.dialects.tensor_ext import IreeTensorExt
+
+    return IreeTensorExt
+
+
 def _memref_mlir_syntax() -> Dialect:
     from memplan.dialects.memref import MemRefMlirSyntax
 
@@ -62,6 +68,7 @@ MEMPLAN_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "hal": _hal,
     "iree_encoding": _iree_encoding,
     "flow": _flow,
+    "iree_tensor_ext": _iree_tensor_ext,
 }
 
 def _scf_mlir_syntax() -> Dialect:

@@ -11,21 +11,39 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from xdsl.dialects.builtin import IntAttr, StringAttr, SymbolRefAttr
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    ComplexType,
+    DictionaryAttr,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    NoneAttr,
+    StringAttr,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, TypeAttribute, TypedAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
-from memplan.interfaces import OperandEffects, all_results
-from xdsl.parser import AttrParser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from memplan.interfaces import OperandEffects, all_results
+from memplan.printing.naming import AsmResultNames, FixedResultNames, sanitize_ssa_name
 
 __all__ = [
     "ANY_QUEUE",
@@ -54,6 +72,30 @@ def _mask_from_queues(queues: Iterable[int]) -> int:
     return mask - (1 << _MASK_BITS) if mask >= 1 << (_MASK_BITS - 1) else mask
 
 
+def _queues(mask: int) -> tuple[int, ...] | None:
+    if mask == ANY_QUEUE:
+        return None
+    mask &= (1 << _MASK_BITS) - 1
+    return tuple(bit for bit in range(_MASK_BITS) if mask >> bit & 1)
+
+
+def _parse_optional_queues(parser: AttrParser) -> int:
+    """`, [q, ...]` after a device, as a queue mask (any queue without it)."""
+    if parser.parse_optional_punctuation(",") is None:
+        return ANY_QUEUE
+    queues = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+    for queue in queues:
+        if not 0 <= queue < _MASK_BITS:
+            parser.raise_error(f"queue ordinal {queue} out of range [0, {_MASK_BITS})")
+    return _mask_from_queues(queues)
+
+
+def _print_queues(printer: Printer, mask: int) -> None:
+    queues = _queues(mask)
+    if queues is not None:
+        printer.print_string(", [" + ", ".join(str(q) for q in queues) + "]")
+
+
 @irdl_attr_definition
 class DeviceAffinityAttr(ParametrizedAttribute):
     """`#hal.device.affinity<@device(, [queues])?>`: where a stream op executes."""
@@ -76,11 +118,7 @@ class DeviceAffinityAttr(ParametrizedAttribute):
     @property
     def queues(self) -> tuple[int, ...] | None:
         """The allowed queue ordinals, or None when any queue may be used."""
-        mask = self.queue_mask.data
-        if mask == ANY_QUEUE:
-            return None
-        mask &= (1 << _MASK_BITS) - 1
-        return tuple(bit for bit in range(_MASK_BITS) if mask >> bit & 1)
+        return _queues(self.queue_mask.data)
 
     def verify(self) -> None:
         if self.device.nested_references.data:
@@ -97,27 +135,13 @@ class DeviceAffinityAttr(ParametrizedAttribute):
                 parser.raise_error(
                     "expected a device symbol reference in #hal.device.affinity"
                 )
-            mask = ANY_QUEUE
-            if parser.parse_optional_punctuation(",") is not None:
-                queues = parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, parser.parse_integer
-                )
-                for queue in queues:
-                    if not 0 <= queue < _MASK_BITS:
-                        parser.raise_error(
-                            f"queue ordinal {queue} out of range [0, {_MASK_BITS})"
-                        )
-                mask = _mask_from_queues(queues)
+            mask = _parse_optional_queues(parser)
         return device, IntAttr(mask)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_attribute(self.device)
-            queues = self.queues
-            if queues is not None:
-                printer.print_string(", [")
-                printer.print_string(", ".join(str(q) for q in queues))
-                printer.print_string("]")
+            _print_queues(printer, self.queue_mask.data)
 
 
 def _opaque_type(type_name: str, doc: str) -> type[ParametrizedAttribute]:
@@ -144,6 +168,451 @@ FileType = _opaque_type("file", "`!hal.file`: a file handle.")
 SemaphoreType = _opaque_type("semaphore", "`!hal.semaphore`: a device timeline.")
 
 
+# --------------------------------------------------------------------------------
+# Device and executable targets (a `!hal.device` global's initial value)
+# --------------------------------------------------------------------------------
+
+
+def _parse_optional_dict(parser: AttrParser) -> DictionaryAttr | None:
+    if parser._current_token.kind != MLIRTokenKind.L_BRACE:
+        return None
+    parsed = parser.parse_attribute()
+    assert isinstance(parsed, DictionaryAttr)
+    return parsed
+
+
+def _print_nonempty_dict(printer: Printer, config: DictionaryAttr) -> None:
+    if config.data:
+        printer.print_string(", ")
+        printer.print_attribute(config)
+
+
+@irdl_attr_definition
+class ExecutableTargetAttr(ParametrizedAttribute):
+    """`#hal.executable.target<"backend", "format"(, {config})?>`: what an
+    executable is compiled for; `config` holds backend attributes memplan keeps
+    opaque (`memplan.opaque`). An empty `config` is not printed (IREE)."""
+
+    name = "hal.executable.target"
+
+    backend: StringAttr
+    format: StringAttr
+    configuration: DictionaryAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        with parser.in_angle_brackets():
+            backend = StringAttr(parser.parse_str_literal())
+            parser.parse_punctuation(",")
+            format = StringAttr(parser.parse_str_literal())
+            config = DictionaryAttr({})
+            if parser.parse_optional_punctuation(",") is not None:
+                config = _parse_optional_dict(parser) or parser.raise_error(
+                    "expected a configuration dictionary"
+                )
+        return backend, format, config
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string_literal(self.backend.data)
+            printer.print_string(", ")
+            printer.print_string_literal(self.format.data)
+            _print_nonempty_dict(printer, self.configuration)
+
+
+class _DeviceValueAttr(TypedAttribute):
+    """An attribute that initializes a `!hal.device` global, printed as IREE's
+    typed attributes are: `#hal.device.<kind><...> : !hal.device`. The type is
+    always `!hal.device`; reading it without the suffix gives the same attribute."""
+
+    @classmethod
+    def _parse_body(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        raise NotImplementedError
+
+    def print_without_type(self, printer: Printer) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        body = cls._parse_body(parser)
+        if parser.parse_optional_punctuation(":") is not None:
+            pos = parser.pos
+            if not isinstance(parser.parse_type(), DeviceType):
+                parser.raise_error(f"#{cls.name} is a !hal.device value", pos)
+        return (*body, DeviceType())
+
+    @classmethod
+    def parse_with_type(cls, parser: AttrParser, type: Attribute) -> TypedAttribute:  # type: ignore[override]
+        return cls.new((*cls._parse_body(parser), DeviceType()))
+
+    def print_parameters(self, printer: Printer) -> None:
+        self.print_without_type(printer)
+        printer.print_string(" : ")
+        printer.print_attribute(self.get_type())
+
+
+@irdl_attr_definition
+class DeviceTargetAttr(_DeviceValueAttr):
+    """`#hal.device.target<"id"(, {config})?(, [executable targets])?> :
+    !hal.device`: a device of a given kind and the executables it runs."""
+
+    name = "hal.device.target"
+
+    device_id: StringAttr
+    configuration: DictionaryAttr
+    executable_targets: ArrayAttr[ExecutableTargetAttr]
+    type: Attribute
+
+    @classmethod
+    def _parse_body(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        with parser.in_angle_brackets():
+            device_id = StringAttr(parser.parse_str_literal())
+            config = DictionaryAttr({})
+            targets: list[Attribute] = []
+            if parser.parse_optional_punctuation(",") is not None:
+                parsed = _parse_optional_dict(parser)
+                if parsed is not None:
+                    config = parsed
+                if parsed is None or parser.parse_optional_punctuation(",") is not None:
+                    targets = parser.parse_comma_separated_list(
+                        parser.Delimiter.SQUARE, parser.parse_attribute
+                    )
+        for target in targets:
+            if not isinstance(target, ExecutableTargetAttr):
+                parser.raise_error(f"expected #hal.executable.target, got {target}")
+        return device_id, config, ArrayAttr(targets)
+
+    def print_without_type(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string_literal(self.device_id.data)
+            _print_nonempty_dict(printer, self.configuration)
+            if self.executable_targets.data:
+                printer.print_string(", [")
+                printer.print_list(self.executable_targets.data, printer.print_attribute)
+                printer.print_string("]")
+
+
+@irdl_attr_definition
+class DeviceAliasAttr(_DeviceValueAttr):
+    """`#hal.device.alias<"id"([ordinal])?(, {config})?> : !hal.device`: a device
+    chosen by its kind's defaults at compile time."""
+
+    name = "hal.device.alias"
+
+    device_id: StringAttr
+    ordinal: IntAttr | NoneAttr
+    configuration: DictionaryAttr | NoneAttr
+    type: Attribute
+
+    @classmethod
+    def _parse_body(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        with parser.in_angle_brackets():
+            device_id = StringAttr(parser.parse_str_literal())
+            ordinal: IntAttr | NoneAttr = NoneAttr()
+            if parser.parse_optional_punctuation("[") is not None:
+                ordinal = IntAttr(parser.parse_integer())
+                parser.parse_punctuation("]")
+            config: DictionaryAttr | NoneAttr = NoneAttr()
+            if parser.parse_optional_punctuation(",") is not None:
+                config = _parse_optional_dict(parser) or parser.raise_error(
+                    "expected a configuration dictionary"
+                )
+        return device_id, ordinal, config
+
+    def print_without_type(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string_literal(self.device_id.data)
+            if isinstance(self.ordinal, IntAttr):
+                printer.print_string(f"[{self.ordinal.data}]")
+            if isinstance(self.configuration, DictionaryAttr):
+                printer.print_string(", ")
+                printer.print_attribute(self.configuration)
+
+
+@irdl_attr_definition
+class DeviceOrdinalAttr(_DeviceValueAttr):
+    """`#hal.device.ordinal<N> : !hal.device`: the N-th device found at runtime."""
+
+    name = "hal.device.ordinal"
+
+    ordinal: IntAttr
+    type: Attribute
+
+    @classmethod
+    def _parse_body(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        with parser.in_angle_brackets():
+            return (IntAttr(parser.parse_integer()),)
+
+    def print_without_type(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.ordinal.data}>")
+
+
+@irdl_attr_definition
+class DeviceFallbackAttr(_DeviceValueAttr):
+    """`#hal.device.fallback<@device> : !hal.device`: the device another global
+    holds."""
+
+    name = "hal.device.fallback"
+
+    device: SymbolRefAttr
+    type: Attribute
+
+    @classmethod
+    def _parse_body(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        with parser.in_angle_brackets():
+            device = parser.parse_attribute()
+            if not isinstance(device, SymbolRefAttr) or device.nested_references.data:
+                parser.raise_error("expected a flat device symbol reference")
+        return (device,)
+
+    def print_without_type(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.device)
+
+
+@irdl_attr_definition
+class DeviceSelectAttr(_DeviceValueAttr):
+    """`#hal.device.select<[devices]> : !hal.device`: the first of the listed
+    devices (each a device value attribute) available at runtime."""
+
+    name = "hal.device.select"
+
+    devices: ArrayAttr
+    type: Attribute
+
+    @classmethod
+    def _parse_body(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        with parser.in_angle_brackets():
+            devices = parser.parse_attribute()
+        if not isinstance(devices, ArrayAttr):
+            parser.raise_error("expected an array of devices")
+        return (devices,)
+
+    def print_without_type(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.devices)
+
+    def verify(self) -> None:
+        if not self.devices.data:
+            raise VerifyException("#hal.device.select needs at least one device")
+
+
+@irdl_attr_definition
+class DevicePromiseAttr(ParametrizedAttribute):
+    """`#hal.device.promise<@device(, [queues])?>`: an affinity on a device that
+    will exist once devices are materialized (queues as in `#hal.device.affinity`)."""
+
+    name = "hal.device.promise"
+
+    device: StringAttr
+    queue_mask: IntAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[StringAttr, IntAttr]:
+        with parser.in_angle_brackets():
+            device = parser.parse_symbol_name()
+            mask = _parse_optional_queues(parser)
+        return device, IntAttr(mask)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_symbol_name(self.device.data)
+            _print_queues(printer, self.queue_mask.data)
+
+
+# --------------------------------------------------------------------------------
+# Ops stream-phase IR uses at the ABI boundary (buffer views)
+# --------------------------------------------------------------------------------
+
+
+_I32 = IntegerType(32)
+"""HAL's element and encoding type codes are i32 values."""
+
+
+def _is_element_type(type: Attribute) -> bool:
+    return isinstance(type, IntegerType | AnyFloat | ComplexType)
+
+
+class _ElementTypeName(AsmResultNames):
+    """`%element_type_f32`, as IREE names `hal.element_type`'s result."""
+
+    def result_names(self, op: Operation) -> Sequence[str | None]:
+        assert isinstance(op, ElementTypeOp)
+        return [sanitize_ssa_name("element_type_" + _type_text(op.type))]
+
+
+def _type_text(type: Attribute) -> str:
+    import io
+
+    stream = io.StringIO()
+    Printer(stream=stream).print_attribute(type)
+    return stream.getvalue()
+
+
+@irdl_op_definition
+class ElementTypeOp(IRDLOperation):
+    """`hal.element_type<f32> : i32` -- the runtime's code for an element type.
+    Pure."""
+
+    name = "hal.element_type"
+
+    type = prop_def(TypeAttribute)
+    result = result_def(_I32)
+
+    traits = traits_def(Pure(), _ElementTypeName())
+
+    assembly_format = "`<` $type `>` attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        if not _is_element_type(self.type):
+            raise VerifyException("unsupported element type")
+
+
+class _EncodingTypeName(AsmResultNames):
+    def result_names(self, op: Operation) -> Sequence[str | None]:
+        assert isinstance(op, EncodingTypeOp)
+        return ["dense_row_major" if op.encoding is None else None]
+
+
+@irdl_op_definition
+class EncodingTypeOp(IRDLOperation):
+    """`hal.encoding_type<dense_row_major> : i32` -- the runtime's code for an
+    encoding; no encoding attribute means dense row-major, the only one the
+    runtime knows (IREE's verifier rejects others). Pure."""
+
+    name = "hal.encoding_type"
+
+    encoding = opt_prop_def(Attribute)
+    result = result_def(_I32)
+
+    traits = traits_def(Pure(), _EncodingTypeName())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EncodingTypeOp:
+        parser.parse_punctuation("<")
+        encoding = None
+        if parser.parse_optional_keyword("dense_row_major") is None:
+            encoding = parser.parse_attribute()
+        parser.parse_punctuation(">")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls.build(properties={"encoding": encoding}, result_types=[parser.parse_type()])
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("<")
+        if self.encoding is None:
+            printer.print_string("dense_row_major")
+        else:
+            printer.print_attribute(self.encoding)
+        printer.print_string(">")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if self.encoding is not None:
+            raise VerifyException("unsupported encoding type")
+
+
+_VIEW = "`<` $buffer_view `:` type($buffer_view) `>`"
+
+
+@irdl_op_definition
+class BufferViewAssertOp(IRDLOperation):
+    """`hal.buffer_view.assert<%v : !hal.buffer_view> message("m") shape([%d, ...])
+    type(%t) encoding(%e)` -- fails at runtime unless the view has that shape,
+    element type and encoding. Declares no effect, as IREE (it may abort), so it
+    is never removed."""
+
+    name = "hal.buffer_view.assert"
+
+    buffer_view = operand_def(BufferViewType)
+    message = prop_def(StringAttr)
+    element_type = operand_def(_I32)
+    encoding_type = operand_def(_I32)
+    shape = var_operand_def(IndexType)
+
+    assembly_format = (
+        _VIEW + " `message` `(` $message `)` `shape` `(` `[` $shape `]` `)` "
+        "`type` `(` $element_type `)` `encoding` `(` $encoding_type `)` "
+        "attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class BufferViewCreateOp(IRDLOperation):
+    """`hal.buffer_view.create buffer(%b : !hal.buffer)[%off, %len] shape([...])
+    type(%t) encoding(%e) : !hal.buffer_view` -- a view of a buffer. Pure."""
+
+    name = "hal.buffer_view.create"
+
+    source_buffer = operand_def(BufferType)
+    source_offset = operand_def(IndexType)
+    source_length = operand_def(IndexType)
+    element_type = operand_def(_I32)
+    encoding_type = operand_def(_I32)
+    shape = var_operand_def(IndexType)
+    result = result_def(BufferViewType)
+
+    traits = traits_def(Pure(), FixedResultNames(("view",)))
+
+    assembly_format = (
+        "`buffer` `(` $source_buffer `:` type($source_buffer) `)` "
+        "`` `[` $source_offset `,` $source_length `]` `shape` `(` `[` $shape `]` `)` "
+        "`type` `(` $element_type `)` `encoding` `(` $encoding_type `)` "
+        "`:` type($result) attr-dict-with-keyword"
+    )
+
+
+def _view_query(op_name: str, result_type: Attribute, doc: str, names: tuple[str, ...] = ()) -> type[IRDLOperation]:
+    """A Pure `hal.buffer_view.<query><%v : !hal.buffer_view> : type` op."""
+    traits = [Pure()] + ([FixedResultNames(names)] if names else [])
+    cls = type(
+        "BufferView" + op_name.title().replace("_", "") + "Op",
+        (IRDLOperation,),
+        {
+            "name": f"hal.buffer_view.{op_name}",
+            "__doc__": doc,
+            "__module__": __name__,
+            "buffer_view": operand_def(BufferViewType),
+            "result": result_def(result_type),
+            "traits": traits_def(*traits),
+            "assembly_format": _VIEW + " `:` type($result) attr-dict-with-keyword",
+        },
+    )
+    return irdl_op_definition(cls)
+
+
+BufferViewBufferOp = _view_query(
+    "buffer", BufferType, "`hal.buffer_view.buffer<%v : !hal.buffer_view> : !hal.buffer`.", ("buffer",)
+)
+BufferViewRankOp = _view_query("rank", IndexType, "`hal.buffer_view.rank<%v : !hal.buffer_view> : index`.")
+BufferViewElementTypeOp = _view_query(
+    "element_type", _I32, "`hal.buffer_view.element_type<%v : !hal.buffer_view> : i32`."
+)
+BufferViewEncodingTypeOp = _view_query(
+    "encoding_type", _I32, "`hal.buffer_view.encoding_type<%v : !hal.buffer_view> : i32`."
+)
+
+
+@irdl_op_definition
+class BufferViewDimOp(IRDLOperation):
+    """`hal.buffer_view.dim<%v : !hal.buffer_view>[N] : index` -- one dimension of
+    the view's shape. Pure."""
+
+    name = "hal.buffer_view.dim"
+
+    buffer_view = operand_def(BufferViewType)
+    index = prop_def(IntegerAttr[IndexType])
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = _VIEW + " `` `[` $index `]` `:` type($result) attr-dict-with-keyword"
+
+
 @irdl_op_definition
 class FenceCreateOp(IRDLOperation):
     """`hal.fence.create device(%d : !hal.device) flags("None") : !hal.fence` -- a
@@ -165,9 +634,27 @@ class FenceCreateOp(IRDLOperation):
 
 Hal = Dialect(
     "hal",
-    [FenceCreateOp],
+    [
+        FenceCreateOp,
+        ElementTypeOp,
+        EncodingTypeOp,
+        BufferViewAssertOp,
+        BufferViewCreateOp,
+        BufferViewBufferOp,
+        BufferViewRankOp,
+        BufferViewElementTypeOp,
+        BufferViewEncodingTypeOp,
+        BufferViewDimOp,
+    ],
     [
         DeviceAffinityAttr,
+        DevicePromiseAttr,
+        DeviceTargetAttr,
+        DeviceAliasAttr,
+        DeviceOrdinalAttr,
+        DeviceFallbackAttr,
+        DeviceSelectAttr,
+        ExecutableTargetAttr,
         AllocatorType,
         BufferType,
         BufferViewType,

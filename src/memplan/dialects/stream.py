@@ -59,6 +59,7 @@ from xdsl.ir import (
 )
 from xdsl.irdl import (
     AttrSizedOperandSegments,
+    SameVariadicOperandSize,
     IRDLOperation,
     VarConstraint,
     base,
@@ -96,6 +97,7 @@ from xdsl.traits import (
     Pure,
     RecursiveMemoryEffect,
     ReturnLike,
+    SingleBlockImplicitTerminator,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -2131,6 +2133,21 @@ class AsyncExecuteOp(_ResourceRegionOp):
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
+class _YieldParent(OpTrait):
+    """IREE's ParentOneOf for `stream.yield`: an async execution region, or an op
+    whose implicit terminator is `stream.yield` (the cmd regions, `stream_cmd`)."""
+
+    def verify(self, op: Operation) -> None:
+        parent = op.parent_op()
+        if parent is None or isinstance(parent, AsyncExecuteOp | AsyncConcurrentOp):
+            return
+        implicit = parent.get_trait(SingleBlockImplicitTerminator)
+        if implicit is None or implicit.op_type is not type(op):
+            raise VerifyException(
+                f"'{op.name}' expects parent op to be an execution region, not '{parent.name}'"
+            )
+
+
 @irdl_op_definition
 class AsyncConcurrentOp(_ResourceRegionOp):
     """`stream.async.concurrent (on(aff))? with(captures) -> results { ... }` -- a
@@ -2205,9 +2222,10 @@ class YieldOp(IRDLOperation):
     resource_operands = var_operand_def()
     resource_operand_sizes = var_operand_def(IndexType)
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    # One size per resource, no segment sizes in the generic form (IREE).
+    irdl_options = (SameVariadicOperandSize(),)
     traits = traits_def(STREAM_PATTERNS, 
-        Pure(), IsTerminator(), ReturnLike(), HasParent(AsyncExecuteOp, AsyncConcurrentOp)
+        Pure(), IsTerminator(), ReturnLike(), _YieldParent()
     )
 
     def __init__(
@@ -2899,55 +2917,67 @@ class TimepointBarrierOp(IRDLOperation):
         return (0, None)
 
 
-Stream = Dialect(
-    "stream",
-    [
-        TensorConstantOp,
-        ResourceSizeOp,
-        AsyncTransferOp,
-        TensorSizeOfOp,
-        TensorEncodeOp,
-        AsyncAllocaOp,
-        AsyncCloneOp,
-        AsyncDispatchOp,
-        ResourceAllocOp,
-        ResourceAllocaOp,
-        ResourceDeallocaOp,
-        TimepointImmediateOp,
-        TimepointJoinOp,
-        TimepointAwaitOp,
-        AsyncConstantOp,
-        AsyncSplatOp,
-        AsyncSliceOp,
-        AsyncFillOp,
-        AsyncUpdateOp,
-        AsyncCopyOp,
-        AsyncCastOp,
-        AsyncLoadOp,
-        AsyncStoreOp,
-        AsyncExecuteOp,
-        AsyncConcurrentOp,
-        YieldOp,
-        TensorImportOp,
-        TensorExportOp,
-        TensorEmptyOp,
-        TensorSplatOp,
-        TensorCloneOp,
-        TensorSliceOp,
-        TensorFillOp,
-        TensorUpdateOp,
-        TensorLoadOp,
-        TensorStoreOp,
-        ResourceLoadOp,
-        ResourceStoreOp,
-        ResourceSubviewOp,
-        ResourceTransientsOp,
-        ResourceTryMapOp,
-        ResourcePackOp,
-        TimepointImportOp,
-        TimepointExportOp,
-        TimepointChainExternalOp,
-        TimepointBarrierOp,
-    ],
-    [ResourceType, TimepointType, NamedParameterAttr, TimepointAttr],
-)
+def __getattr__(name: str) -> Dialect:
+    """`Stream`, built on first use: the cmd and executable ops live in modules of
+    their own that import this one's types."""
+    if name != "Stream":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from memplan.dialects.stream_cmd import CMD_OPS
+    from memplan.dialects.stream_executable import EXECUTABLE_OPS, EXECUTABLE_TYPES
+
+    global Stream
+    Stream = Dialect(
+        "stream",
+        [
+            TensorConstantOp,
+            ResourceSizeOp,
+            AsyncTransferOp,
+            TensorSizeOfOp,
+            TensorEncodeOp,
+            AsyncAllocaOp,
+            AsyncCloneOp,
+            AsyncDispatchOp,
+            ResourceAllocOp,
+            ResourceAllocaOp,
+            ResourceDeallocaOp,
+            TimepointImmediateOp,
+            TimepointJoinOp,
+            TimepointAwaitOp,
+            AsyncConstantOp,
+            AsyncSplatOp,
+            AsyncSliceOp,
+            AsyncFillOp,
+            AsyncUpdateOp,
+            AsyncCopyOp,
+            AsyncCastOp,
+            AsyncLoadOp,
+            AsyncStoreOp,
+            AsyncExecuteOp,
+            AsyncConcurrentOp,
+            YieldOp,
+            TensorImportOp,
+            TensorExportOp,
+            TensorEmptyOp,
+            TensorSplatOp,
+            TensorCloneOp,
+            TensorSliceOp,
+            TensorFillOp,
+            TensorUpdateOp,
+            TensorLoadOp,
+            TensorStoreOp,
+            ResourceLoadOp,
+            ResourceStoreOp,
+            ResourceSubviewOp,
+            ResourceTransientsOp,
+            ResourceTryMapOp,
+            ResourcePackOp,
+            TimepointImportOp,
+            TimepointExportOp,
+            TimepointChainExternalOp,
+            TimepointBarrierOp,
+            *CMD_OPS,
+            *EXECUTABLE_OPS,
+        ],
+        [ResourceType, TimepointType, NamedParameterAttr, TimepointAttr, *EXECUTABLE_TYPES],
+    )
+    return Stream

@@ -238,6 +238,16 @@ def parse_entry_points(parser: Parser) -> list[SymbolRefAttr]:
     return entry_points
 
 
+def print_entry_points(printer: Printer, entry_points: Sequence[SymbolRefAttr]) -> None:
+    """Inverse of `parse_entry_points`: one entry point bare, several in braces."""
+    if len(entry_points) == 1:
+        printer.print_attribute(entry_points[0])
+        return
+    printer.print_string("{")
+    printer.print_list(entry_points, printer.print_attribute)
+    printer.print_string("}")
+
+
 def parse_sized_type(
     parser: Parser,
 ) -> tuple[Attribute, UnresolvedOperand | None]:

@@ -24,6 +24,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, OpTrait
 
 from memplan.interfaces import get_interface
+from memplan.opaque import PrintsVerbatim
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,9 @@ class MlirStructurePrinter(Printer):
         super().print_attribute(attribute)
 
     def print_op(self, op: Operation) -> None:
+        if op.has_trait(PrintsVerbatim):
+            op.print_verbatim(self)  # type: ignore[attr-defined]
+            return
         if self.print_generic_format or custom_syntax_class(op).print is Operation.print:
             super().print_op(op)
             return

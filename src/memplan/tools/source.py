@@ -14,6 +14,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from memplan.diagnostics import Diagnostic, Location
+from memplan.opaque import OpaqueBodyParser
 from memplan.parsing import TypeCachingParser, without_gc
 
 SPLIT_MARKER = "// -----"
@@ -35,9 +36,10 @@ class LineIndex:
         return line, offset - self._starts[line - 1] + 1
 
 
-class LocatingParser(TypeCachingParser):
+class LocatingParser(OpaqueBodyParser, TypeCachingParser):
     """A parser that records each op's `file:line:col`, so diagnostics raised long
-    after parsing (by verifiers and passes) can point at the source text."""
+    after parsing (by verifiers and passes) can point at the source text; it keeps
+    executable bodies as text (`memplan.opaque`)."""
 
     def __init__(self, ctx: Context, text: str, name: str):
         super().__init__(ctx, text, name)

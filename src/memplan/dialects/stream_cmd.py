@@ -1,0 +1,600 @@
+"""IREE's `stream.cmd.*` ops: explicitly scheduled work on allocated resources.
+
+After scheduling, a `stream.cmd.execute` captures the resources it touches
+(`with(%r as %arg: !stream.resource<transient>{%size})`) and runs its body on the
+device timeline, after its `await` timepoint; its result timepoint says when the
+work is done. Inside, commands run in order, `stream.cmd.concurrent` groups ones
+that may overlap and `stream.cmd.serial` ones that may not.
+
+Effects, declared on each op and naming the captured value they touch (IREE
+declares none and treats the ops as unknown):
+
+- `cmd.fill`: WRITEs its target; `cmd.copy`: READs its source, WRITEs its target;
+  `cmd.dispatch`: READs its `ro` and `rw` resources and WRITEs its `wo` and `rw`
+  ones; `cmd.discard` WRITEs (the contents become undefined); `cmd.flush` and
+  `cmd.invalidate` READ and WRITE (they move the contents between devices, so
+  they are never dead);
+- `cmd.execute`, `cmd.serial`, `cmd.concurrent`: the effects of their bodies.
+
+Every cmd op carries `CmdPhase`; an execution region holds only such ops (IREE's
+verifier). Syntax follows StreamOps.td and StreamOps.cpp (IREE 3.13).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    SymbolRefAttr,
+    UnitAttr,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    EffectInstance,
+    MemoryEffect,
+    MemoryEffectKind,
+    OpTrait,
+    RecursiveMemoryEffect,
+    SingleBlockImplicitTerminator,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from memplan.dialects.hal import DeviceAffinityAttr
+from memplan.dialects.stream import (
+    _AFFINITY,
+    ResourceType,
+    SizeAware,
+    TimepointType,
+    YieldOp,
+    _parse_capture_list,
+    _parse_fat_arrow,
+    _print_capture_list,
+    parse_optional_on,
+    print_optional_on,
+    size_among,
+)
+from memplan.dialects.util import parse_entry_points, parse_sized_type, print_entry_points, print_sized_type
+from memplan.interfaces import OperandEffects, operands_named
+
+__all__ = [
+    "CMD_OPS",
+    "CmdConcurrentOp",
+    "CmdCopyOp",
+    "CmdDiscardOp",
+    "CmdDispatchOp",
+    "CmdExecuteOp",
+    "CmdFillOp",
+    "CmdFlushOp",
+    "CmdInvalidateOp",
+    "CmdPhase",
+    "CmdSerialOp",
+    "ResourceAccess",
+]
+
+
+class CmdPhase(OpTrait):
+    """IREE's `Stream_CmdPhaseOp`: an op allowed in a `stream.cmd.execute` body."""
+
+
+class ResourceAccess:
+    """IREE's resource access bits, as `resource_accesses` stores them (i32)."""
+
+    READ = 1
+    WRITE = 2
+    KEYWORDS = {"ro": READ, "wo": WRITE, "rw": READ | WRITE}
+    NAMES = {bits: keyword for keyword, bits in KEYWORDS.items()}
+
+
+def _sized(value: str, size: str) -> str:
+    return f"type(${value}) `` `{{` ${size} `}}`"
+
+
+_RANGE = "$target `[` $target_offset `for` $target_length `]` `:` "
+
+
+def _verify_size_count(op: Operation, values: Sequence[SSAValue], sizes: Sequence[SSAValue]) -> None:
+    required = sum(1 for v in values if isinstance(v.type, ResourceType))
+    if required != len(sizes):
+        raise VerifyException(
+            f"value set has {required} dynamic dimensions but only {len(sizes)} "
+            "dimension values are attached"
+        )
+
+
+# --------------------------------------------------------------------------------
+# Commands on one resource range
+# --------------------------------------------------------------------------------
+
+_TARGET_SIZE = SizeAware.fields(operands={0: "target_size"})
+
+
+@irdl_op_definition
+class CmdFlushOp(IRDLOperation):
+    """`stream.cmd.flush (to(aff))? %r[%off for %len] : type{%size}` -- makes a
+    range available to another device."""
+
+    name = "stream.cmd.flush"
+
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_length = operand_def(IndexType)
+    source_affinity = opt_prop_def(DeviceAffinityAttr)
+
+    traits = traits_def(
+        CmdPhase(),
+        _TARGET_SIZE,
+        OperandEffects(reads=operands_named("target"), writes=operands_named("target")),
+    )
+
+    assembly_format = (
+        "(`to` `(` qualified($source_affinity)^ `)`)? " + _RANGE
+        + _sized("target", "target_size") + " attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class CmdInvalidateOp(IRDLOperation):
+    """`stream.cmd.invalidate (from(aff))? %r[%off for %len] : type{%size}` --
+    makes a range another device flushed visible here."""
+
+    name = "stream.cmd.invalidate"
+
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_length = operand_def(IndexType)
+    source_affinity = opt_prop_def(DeviceAffinityAttr)
+
+    traits = traits_def(
+        CmdPhase(),
+        _TARGET_SIZE,
+        OperandEffects(reads=operands_named("target"), writes=operands_named("target")),
+    )
+
+    assembly_format = (
+        "(`from` `(` qualified($source_affinity)^ `)`)? " + _RANGE
+        + _sized("target", "target_size") + " attr-dict-with-keyword"
+    )
+
+
+@irdl_op_definition
+class CmdDiscardOp(IRDLOperation):
+    """`stream.cmd.discard %r[%off for %len] : type{%size}` -- the range's contents
+    are no longer needed."""
+
+    name = "stream.cmd.discard"
+
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_length = operand_def(IndexType)
+
+    traits = traits_def(CmdPhase(), _TARGET_SIZE, OperandEffects(writes=operands_named("target")))
+
+    assembly_format = _RANGE + _sized("target", "target_size") + " attr-dict-with-keyword"
+
+
+@irdl_op_definition
+class CmdFillOp(IRDLOperation):
+    """`stream.cmd.fill %value, %r[%off for %len] : i32 -> type{%size}` -- splats
+    an 8/16/32/64-bit pattern over a range."""
+
+    name = "stream.cmd.fill"
+
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_length = operand_def(IndexType)
+    value = operand_def(IntegerType)
+
+    traits = traits_def(CmdPhase(), _TARGET_SIZE, OperandEffects(writes=operands_named("target")))
+
+    assembly_format = (
+        "$value `,` " + _RANGE + "type($value) `->` "
+        + _sized("target", "target_size") + " attr-dict-with-keyword"
+    )
+
+    def verify_(self) -> None:
+        assert isinstance(self.value.type, IntegerType)
+        if self.value.type.width.data not in (8, 16, 32, 64):
+            raise VerifyException("fill pattern must be an 8, 16, 32 or 64-bit integer")
+
+
+@irdl_op_definition
+class CmdCopyOp(IRDLOperation):
+    """`stream.cmd.copy %src[%so], %dst[%to], %len : type{%ss} -> type{%ts}` --
+    copies a range between resources (no overlap, as memcpy)."""
+
+    name = "stream.cmd.copy"
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    length = operand_def(IndexType)
+
+    traits = traits_def(
+        CmdPhase(),
+        SizeAware.fields(operands={0: "source_size", 3: "target_size"}),
+        OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
+    )
+
+    assembly_format = (
+        "$source `[` $source_offset `]` `,` $target `[` $target_offset `]` `,` "
+        "$length `:` " + _sized("source", "source_size") + " `->` "
+        + _sized("target", "target_size") + " attr-dict-with-keyword"
+    )
+
+
+# --------------------------------------------------------------------------------
+# stream.cmd.dispatch
+# --------------------------------------------------------------------------------
+
+
+class _DispatchEffects(MemoryEffect):
+    """READ/WRITE of each resource as its access keyword says."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+        assert isinstance(op, CmdDispatchOp)
+        effects: set[EffectInstance] = set()
+        for resource, access in zip(op.resources, op.accesses()):
+            if access & ResourceAccess.READ:
+                effects.add(EffectInstance(MemoryEffectKind.READ, resource))
+            if access & ResourceAccess.WRITE:
+                effects.add(EffectInstance(MemoryEffectKind.WRITE, resource))
+        return effects
+
+
+@irdl_op_definition
+class CmdDispatchOp(IRDLOperation):
+    """`stream.cmd.dispatch @ex::@entry([%workload])?((%uniform : types))? {
+    ro|wo|rw %r[%off for %len] : type{%size}, ... }` -- one dispatch of an
+    executable's entry point (`{@a, @b}` lists alternatives)."""
+
+    name = "stream.cmd.dispatch"
+
+    workload = var_operand_def(IndexType)
+    uniform_operands = var_operand_def()
+    resources = var_operand_def(ResourceType)
+    resource_sizes = var_operand_def(IndexType)
+    resource_offsets = var_operand_def(IndexType)
+    resource_lengths = var_operand_def(IndexType)
+    entry_points = prop_def(ArrayAttr[SymbolRefAttr])
+    resource_accesses = prop_def(ArrayAttr[IntegerAttr])
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(CmdPhase(), SizeAware(), _DispatchEffects())
+
+    def accesses(self) -> tuple[int, ...]:
+        return tuple(a.value.data for a in self.resource_accesses.data)
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        first = len(self.workload) + len(self.uniform_operands)
+        position = index - first
+        if 0 <= position < len(self.resources):
+            return self.resource_sizes[position]
+        return None
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmdDispatchOp:
+        entry_points = parse_entry_points(parser)
+        index = IndexType()
+        workload: list[SSAValue] = []
+        if parser.parse_optional_punctuation("[") is not None:
+            workload = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, lambda: parser.resolve_operand(parser.parse_unresolved_operand(), index)
+            )
+            parser.parse_punctuation("]")
+        uniform: list[SSAValue] = []
+        if parser.parse_optional_punctuation("(") is not None:
+            names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            pos = parser.pos
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+            uniform = list(parser.resolve_operands(names, types, pos))
+        resources, sizes, offsets, lengths, accesses = _parse_dispatch_resources(parser)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls.build(
+            operands=[workload, uniform, resources, sizes, offsets, lengths],
+            properties={
+                "entry_points": ArrayAttr(entry_points),
+                "resource_accesses": ArrayAttr([IntegerAttr(a, i32) for a in accesses]),
+            },
+        )
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_entry_points(printer, self.entry_points.data)
+        if self.workload:
+            printer.print_string("[")
+            printer.print_list(self.workload, printer.print_operand)
+            printer.print_string("]")
+        if self.uniform_operands:
+            printer.print_string("(")
+            printer.print_list(self.uniform_operands, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.uniform_operands], printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" {")
+        accesses = self.accesses()
+        count = len(self.resources)
+        for i in range(count):
+            printer.print_string("\n  ")
+            printer.print_string(ResourceAccess.NAMES.get(accesses[i], ""))
+            printer.print_string(" ")
+            printer.print_operand(self.resources[i])
+            printer.print_string("[")
+            printer.print_operand(self.resource_offsets[i])
+            printer.print_string(" for ")
+            printer.print_operand(self.resource_lengths[i])
+            printer.print_string("] : ")
+            print_sized_type(printer, self.resources[i].type, self.resource_sizes[i])
+            if i < count - 1:
+                printer.print_string(",")
+        printer.print_string("\n}")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        count = len(self.resources)
+        if not (
+            len(self.resource_sizes) == len(self.resource_offsets)
+            == len(self.resource_lengths) == len(self.resource_accesses.data) == count
+        ):
+            raise VerifyException(f"dispatch with {count} resources has mismatched associated ranges")
+        if not self.entry_points.data:
+            raise VerifyException("at least one entry point must be defined")
+        for access in self.accesses():
+            if access not in ResourceAccess.NAMES:
+                raise VerifyException(f"resource access {access} is none of ro, wo, rw")
+
+
+def _parse_dispatch_resources(
+    parser: Parser,
+) -> tuple[list[SSAValue], list[SSAValue], list[SSAValue], list[SSAValue], list[int]]:
+    """`{ (ro|wo|rw) %r[%off for %len] : type{%size}, ... }`."""
+    index = IndexType()
+    resources: list[SSAValue] = []
+    sizes: list[SSAValue] = []
+    offsets: list[SSAValue] = []
+    lengths: list[SSAValue] = []
+    accesses: list[int] = []
+
+    def entry() -> None:
+        pos = parser.pos
+        keyword = parser.parse_identifier()
+        if keyword not in ResourceAccess.KEYWORDS:
+            parser.raise_error("expected ro, wo or rw", pos)
+        name = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        offsets.append(parser.resolve_operand(parser.parse_unresolved_operand(), index))
+        parser.parse_keyword("for")
+        lengths.append(parser.resolve_operand(parser.parse_unresolved_operand(), index))
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(":")
+        type, size = parse_sized_type(parser)
+        if size is None:
+            parser.raise_error("expected the resource's size: type{%size}")
+        resources.append(parser.resolve_operand(name, type))
+        sizes.append(parser.resolve_operand(size, index))
+        accesses.append(ResourceAccess.KEYWORDS[keyword])
+
+    parser.parse_punctuation("{")
+    if parser.parse_optional_punctuation("}") is None:
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+        parser.parse_punctuation("}")
+    return resources, sizes, offsets, lengths, accesses
+
+
+# --------------------------------------------------------------------------------
+# Execution regions
+# --------------------------------------------------------------------------------
+
+
+def _ensure_yield(region: Region) -> Region:
+    """IREE's implicit `stream.yield`: added where the custom form leaves it out."""
+    if not region.blocks:
+        region.add_block(Block())
+    block = region.block
+    if not isinstance(block.last_op, YieldOp):
+        block.add_op(YieldOp())
+    return region
+
+
+def _verify_cmd_body(op: Operation) -> None:
+    for nested in op.regions[0].block.ops:
+        if not nested.has_trait(CmdPhase) and not isinstance(nested, YieldOp):
+            raise VerifyException(
+                f"'{nested.name}' op: explicit execution regions must only contain explicit ops"
+            )
+
+
+def _verify_all_captured(region: Region) -> None:
+    """IREE's check: every resource the body uses is a region argument or made
+    inside it."""
+    block = region.block
+    available = set(block.args)
+    for nested in block.ops:
+        for operand in nested.operands:
+            if isinstance(operand.type, ResourceType) and operand not in available:
+                raise VerifyException(
+                    f"'{nested.name}' op: used resource not listed in explicit captures "
+                    "(or produced internally)"
+                )
+        available.update(nested.results)
+
+
+_YIELDS = SingleBlockImplicitTerminator(YieldOp)
+
+
+@irdl_op_definition
+class CmdExecuteOp(IRDLOperation):
+    """`stream.cmd.execute (once)? (on(aff))? (await(%t) =>)? with(%r as %arg:
+    type{%size}, ...) { commands } => !stream.timepoint` -- the captured resources'
+    commands, run on the device timeline after `await`."""
+
+    name = "stream.cmd.execute"
+
+    resource_operands = var_operand_def(ResourceType)
+    resource_operand_sizes = var_operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    once = opt_prop_def(UnitAttr)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    body = region_def("single_block")
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(CmdPhase(), RecursiveMemoryEffect(), _YIELDS, SizeAware())
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        if index >= len(self.resource_operands):
+            return None
+        return size_among(self.resource_operands, self.resource_operand_sizes, index)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmdExecuteOp:
+        once = parser.parse_optional_keyword("once") is not None
+        affinity = parse_optional_on(parser)
+        await_timepoint: list[SSAValue] = []
+        if parser.parse_optional_keyword("await") is not None:
+            parser.parse_punctuation("(")
+            await_timepoint = [parser.resolve_operand(parser.parse_unresolved_operand(), TimepointType())]
+            parser.parse_punctuation(")")
+            _parse_fat_arrow(parser)
+        parser.parse_keyword("with")
+        names, arguments, types, sizes = _parse_capture_list(parser)
+        pos = parser.pos
+        operands = parser.resolve_operands(names, types, pos)
+        region = _ensure_yield(parser.parse_region(arguments))
+        _parse_fat_arrow(parser)
+        pos = parser.pos
+        if not isinstance(parser.parse_type(), TimepointType):
+            parser.raise_error("expected !stream.timepoint", pos)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        index = IndexType()
+        op = cls.build(
+            operands=[operands, [parser.resolve_operand(s, index) for s in sizes], await_timepoint],
+            properties={"once": UnitAttr() if once else None, "affinity": affinity},
+            result_types=[TimepointType()],
+            regions=[region],
+        )
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.once is not None:
+            printer.print_string(" once")
+        print_optional_on(printer, self.affinity)
+        if self.await_timepoint is not None:
+            printer.print_string(" await(")
+            printer.print_operand(self.await_timepoint)
+            printer.print_string(") =>")
+        printer.print_string(" with")
+        _print_capture_list(printer, self.resource_operands, self.body.block.args, self.resource_operand_sizes)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=False)
+        printer.print_string(" => ")
+        printer.print_attribute(self.result_timepoint.type)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        _verify_size_count(self, self.resource_operands, self.resource_operand_sizes)
+        block = self.body.block
+        if len(block.args) != len(self.resource_operands):
+            raise VerifyException("region takes one argument per captured operand")
+        for arg, operand in zip(block.args, self.resource_operands):
+            if arg.type != operand.type:
+                raise VerifyException("captured operand and region argument types differ")
+        _verify_all_captured(self.body)
+        _verify_cmd_body(self)
+
+
+class _WaveOp(IRDLOperation):
+    """`stream.cmd.serial { ... }` and `stream.cmd.concurrent { ... }`: a group of
+    commands nested in an execution region."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _WaveOp:
+        region = _ensure_yield(parser.parse_region())
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls.build(regions=[region])
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_region(self.regions[0], print_entry_block_args=False, print_block_terminators=False)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if parent is not None and not isinstance(parent, CmdExecuteOp | CmdSerialOp | CmdConcurrentOp):
+            raise VerifyException(
+                f"'{self.name}' expects parent op to be one of 'stream.cmd.execute', "
+                "'stream.cmd.serial', 'stream.cmd.concurrent'"
+            )
+        _verify_cmd_body(self)
+
+
+@irdl_op_definition
+class CmdSerialOp(_WaveOp):
+    """`stream.cmd.serial { ... }` -- commands that run one after the other."""
+
+    name = "stream.cmd.serial"
+
+    body = region_def("single_block")
+
+    traits = traits_def(CmdPhase(), RecursiveMemoryEffect(), _YIELDS)
+
+
+@irdl_op_definition
+class CmdConcurrentOp(_WaveOp):
+    """`stream.cmd.concurrent { ... }` -- commands that may run at the same time."""
+
+    name = "stream.cmd.concurrent"
+
+    body = region_def("single_block")
+
+    traits = traits_def(CmdPhase(), RecursiveMemoryEffect(), _YIELDS)
+
+
+CMD_OPS: tuple[type[Operation], ...] = (
+    CmdFlushOp,
+    CmdInvalidateOp,
+    CmdDiscardOp,
+    CmdFillOp,
+    CmdCopyOp,
+    CmdDispatchOp,
+    CmdExecuteOp,
+    CmdSerialOp,
+    CmdConcurrentOp,
+)

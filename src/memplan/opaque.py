@@ -1,0 +1,286 @@
+"""IR memplan reads and prints back without modelling it: kept as its source text.
+
+Stream-phase dumps carry two kinds of foreign IR that memplan's passes never look
+into but must print back exactly:
+
+- Attributes and types of dialects memplan does not model, mostly inside
+  configuration dictionaries (`#iree_cpu.cpu_encoding_resolver<>` in an
+  executable target, `!iree_tensor_ext.dispatch.tensor<...>` in a dispatch
+  function's signature). :class:`OpaqueAttributeContext` reads any attribute or
+  type whose dialect memplan does not register (or registers only in part, see
+  :data:`PARTIAL_DIALECTS`) as an :class:`OpaqueAttr` / :class:`OpaqueType` of
+  that name: its `<...>` body is kept as text and printed verbatim (xDSL's
+  `UnregisteredAttr` would print `#d.x<>` as `#d.x`, which IREE rejects). Names of a fully modelled dialect (`#hal.devce`)
+  are still errors.
+- Executable bodies: the `builtin.module` inside `stream.executable` holds
+  linalg, tensor, iree_tensor_ext, ... in custom syntax. An op that declares
+  :class:`OpaqueBodies` gets those children read by :class:`OpaqueBodyParser` as
+  :class:`OpaqueOp`: the op's exact source text (from its name to its end, in
+  either form), re-indented to its nesting depth and with attribute aliases
+  (`#map`) replaced by what they stand for, since memplan does not print the
+  source's alias table. The printer writes that text in place, in both custom
+  and generic output; MLIR reads a custom-form op inside a generic region, so
+  generic output stays valid. The container's other ops (`stream.executable.
+  export`, whose symbols dispatches reference) are parsed as usual.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import NoneAttr, StringAttr
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, prop_def, traits_def
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, OpTrait
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+__all__ = [
+    "PARTIAL_DIALECTS",
+    "OpaqueAttr",
+    "OpaqueType",
+    "opaque_attribute_class",
+    "OpaqueAttributeContext",
+    "OpaqueBodies",
+    "OpaqueBodyParser",
+    "OpaqueOp",
+]
+
+PARTIAL_DIALECTS = frozenset({"iree_tensor_ext"})
+"""Dialects memplan registers only a few ops of; their other attributes and types
+are opaque."""
+
+
+@dataclass
+class OpaqueAttributeContext(Context):
+    """A context that reads attributes and types of unmodelled dialects as text."""
+
+    def clone(self) -> OpaqueAttributeContext:
+        return OpaqueAttributeContext(
+            self.allow_unregistered,
+            self._loaded_dialects.copy(),
+            self._loaded_ops.copy(),
+            self._loaded_attrs.copy(),
+            self._loaded_types.copy(),
+            self._registered_dialects.copy(),
+        )
+
+    def _opaque(self, name: str) -> bool:
+        dialect, dot, _ = name.partition(".")
+        if not dot:
+            return False
+        known = dialect in self._registered_dialects or dialect in self._loaded_dialects
+        return not known or dialect in PARTIAL_DIALECTS
+
+    def get_optional_attr(self, name: str) -> type[Attribute] | None:
+        found = super().get_optional_attr(name)
+        if found is None and self._opaque(name):
+            found = self._loaded_attrs[name] = opaque_attribute_class(name, False)
+        return found
+
+    def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
+        found = super().get_optional_type(name)
+        if found is None and self._opaque(name):
+            found = opaque_attribute_class(name, True)
+            assert issubclass(found, TypeAttribute)
+            self._loaded_types[name] = found
+        return found
+
+
+class OpaqueAttr(ParametrizedAttribute):
+    """An attribute (or, with :class:`OpaqueType`, a type) of a dialect memplan
+    does not model: its `<...>` body as written (empty when there is none, so
+    `#d.x<>` and `#d.x` stay apart) and the type MLIR reads after a dialect
+    attribute (`: type`), if any. One subclass per name (`opaque_attribute_class`)."""
+
+    name = "memplan.opaque_attr"
+
+    body: StringAttr
+    type: Attribute
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        body = ""
+        if parser._current_token.kind == MLIRTokenKind.LESS:
+            body = "<" + parser._parse_dialect_symbol_body() + ">"
+        type: Attribute = NoneAttr()
+        if not issubclass(cls, TypeAttribute) and parser.parse_optional_punctuation(":") is not None:
+            type = parser.parse_type()
+        return StringAttr(body), type
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(self.body.data)
+        if not isinstance(self.type, NoneAttr):
+            printer.print_string(" : ")
+            printer.print_attribute(self.type)
+
+
+class OpaqueType(OpaqueAttr, TypeAttribute):
+    """An opaque type (`!iree_tensor_ext.dispatch.tensor<readonly:tensor<f32>>`)."""
+
+    name = "memplan.opaque_type"
+
+
+@cache
+def opaque_attribute_class(name: str, is_type: bool) -> type[OpaqueAttr]:
+    """The opaque attribute (or type) class of one `dialect.name`."""
+    base = OpaqueType if is_type else OpaqueAttr
+    cls = type(base.__name__, (base,), {"name": name, "__module__": __name__})
+    return irdl_attr_definition(cls)
+
+
+@dataclass(frozen=True)
+class OpaqueBodies(OpTrait):
+    """The op's direct children named in `ops` are kept as source text."""
+
+    ops: tuple[str, ...] = ("builtin.module",)
+
+
+@dataclass(frozen=True)
+class PrintsVerbatim(OpTrait):
+    """The op prints its stored text in place of any syntax (memplan's printer)."""
+
+
+@irdl_op_definition
+class OpaqueOp(IRDLOperation):
+    """An op kept as its source text (see the module docstring). It has no
+    operands, results or regions, declares no effects (so no pass removes or
+    merges it) and prints `text` where it stands."""
+
+    name = "memplan.opaque"
+
+    text = prop_def(StringAttr)
+
+    traits = traits_def(IsolatedFromAbove(), PrintsVerbatim())
+
+    def __init__(self, text: str):
+        super().__init__(properties={"text": StringAttr(text)})
+
+    @property
+    def op_name(self) -> str:
+        """The kept op's name (`builtin.module`)."""
+        match = re.match(r'"?([\w.$-]+)', self.text.data)
+        return match.group(1) if match else ""
+
+    def print_verbatim(self, printer: Printer) -> None:
+        printer.print_string(self.text.data)
+
+
+def _dedent(text: str, column: int) -> str:
+    """Lines after the first lose the op's start column of leading spaces, so the
+    printer can indent them to wherever the op is printed."""
+    lines = text.split("\n")
+    out = [lines[0]]
+    for line in lines[1:]:
+        strip = min(column, len(line) - len(line.lstrip(" ")))
+        out.append(line[strip:])
+    return "\n".join(out)
+
+
+def _attribute_text(attribute: Attribute) -> str:
+    from memplan.printing import MlirPrinter
+
+    stream = io.StringIO()
+    printer = MlirPrinter(stream=stream)
+    printer.local_scope = True
+    printer.print_attribute(attribute)
+    return stream.getvalue()
+
+
+_OPEN = {MLIRTokenKind.L_BRACE, MLIRTokenKind.L_PAREN, MLIRTokenKind.L_SQUARE}
+_CLOSE = {MLIRTokenKind.R_BRACE, MLIRTokenKind.R_PAREN, MLIRTokenKind.R_SQUARE}
+_ALIAS_REFS = {MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT}
+_RESULTS_THEN_NAME = re.compile(r'(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*"?([\w.$-]+)')
+
+
+class OpaqueBodyParser(Parser):
+    """A parser mixin (before :class:`xdsl.parser.Parser`): inside an op that
+    declares :class:`OpaqueBodies`, its named children become :class:`OpaqueOp`."""
+
+    _opaque_stack: list[tuple[str, ...]]
+
+    def parse_operation(self) -> Operation:
+        stack = self.__dict__.setdefault("_opaque_stack", [])
+        name = self._peek_op_name()
+        if stack and name in stack[-1] and self._current_token.kind != MLIRTokenKind.PERCENT_IDENT:
+            return self._parse_opaque_op(generic=self._current_token.kind == MLIRTokenKind.STRING_LIT)
+        op_type = self.ctx.get_optional_op(name) if name else None
+        trait = op_type.get_trait(OpaqueBodies) if op_type is not None and hasattr(op_type, "get_trait") else None
+        stack.append(trait.ops if trait is not None else ())
+        try:
+            return super().parse_operation()
+        finally:
+            stack.pop()
+
+    def _peek_op_name(self) -> str:
+        token = self._current_token
+        if token.kind == MLIRTokenKind.PERCENT_IDENT:
+            # Results first: `%a, %b:2 = name`.
+            match = _RESULTS_THEN_NAME.match(token.span.input.content, token.span.start)
+            return match.group(1) if match else ""
+        if token.kind == MLIRTokenKind.STRING_LIT:
+            return token.span.text[1:-1]
+        if token.kind == MLIRTokenKind.BARE_IDENT:
+            return token.span.text
+        return ""
+
+    def _parse_opaque_op(self, generic: bool) -> OpaqueOp:
+        """From the op's name to its end: a custom op ends with the region after its
+        name, symbol and `attributes {...}`; a generic one with the results of its
+        function type (`: () -> ()`); then an optional `loc(...)`."""
+        content = self._current_token.span.input.content
+        start = self._current_token.span.start
+        column = start - (content.rfind("\n", 0, start) + 1)
+        pieces: list[str] = []
+        last = end = start
+        # Per open bracket: whether closing it ends the op.
+        open_ends: list[bool] = []
+        previous: MLIRTokenKind | None = None
+        previous_text = ""
+        seen_colon = False
+        while True:
+            token = self._current_token
+            kind = token.kind
+            if kind == MLIRTokenKind.EOF:
+                self.raise_error("unterminated op kept as text", at_position=start)
+            if kind in _ALIAS_REFS and token.span.text in self.attribute_aliases:
+                pieces.append(content[last : token.span.start])
+                pieces.append(_attribute_text(self.attribute_aliases[token.span.text]))
+                last = token.span.end
+            end = token.span.end
+            self._consume_token()
+            if kind in _OPEN:
+                if open_ends:
+                    open_ends.append(False)
+                elif generic:
+                    open_ends.append(seen_colon and previous == MLIRTokenKind.ARROW)
+                else:
+                    attributes = previous == MLIRTokenKind.BARE_IDENT and previous_text == "attributes"
+                    open_ends.append(kind == MLIRTokenKind.L_BRACE and not attributes)
+            elif kind in _CLOSE:
+                if not open_ends:
+                    self.raise_error("unbalanced bracket in op kept as text", at_position=token.span.start)
+                if open_ends.pop():
+                    break
+            elif kind == MLIRTokenKind.COLON and not open_ends:
+                seen_colon = True
+            previous, previous_text = kind, token.span.text
+        token = self._current_token
+        if token.kind == MLIRTokenKind.BARE_IDENT and token.span.text == "loc":
+            self._consume_token()
+            depth = 0
+            while True:
+                kind = self._current_token.kind
+                end = self._current_token.span.end
+                self._consume_token()
+                depth += (kind in _OPEN) - (kind in _CLOSE)
+                if depth == 0:
+                    break
+        pieces.append(content[last:end])
+        return OpaqueOp(_dedent("".join(pieces), column))
+
