@@ -57,6 +57,7 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.irdl.constraints import EqAttrConstraint
+from xdsl.dialects.func import FuncOp
 from xdsl.traits import (
     ConstantLike,
     HasParent,
@@ -65,6 +66,7 @@ from xdsl.traits import (
     NoTerminator,
     Pure,
     SingleBlockImplicitTerminator,
+    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -93,6 +95,18 @@ def _contexts(op: Operation) -> tuple[SSAValue, ...]:
     """The runtime contexts an outlined body receives (its own and any captured):
     the streams its kernels may be enqueued on."""
     return tuple(dict.fromkeys(v for v in op.operands if isinstance(v.type, ContextType)))
+
+
+def _verify_body_functions(op: Operation) -> None:
+    """hip-ep's symbol-use rule, checked after the op's own (as MLIR verifies symbol
+    uses after ops): every outlined body names a `func.func`."""
+    trait = op.get_trait(OutlinedBodies)
+    assert trait is not None
+    for field, callee in zip(trait.fields, trait.callees(op)):
+        if not isinstance(SymbolTable.lookup_symbol(op, callee), FuncOp):
+            raise VerifyException(
+                f"{op_prefix(op)} {field} '{callee}' does not reference a func.func"
+            )
 
 
 def _verify_outlined_modes(op: Operation, count_name: str, count: int,
@@ -183,6 +197,7 @@ class LoopOp(IRDLOperation):
             self, "num_loop_carried", self.num_loop_carried.value.data, tuple(self.v_init),
             "v_init",
         )
+        _verify_body_functions(self)
 
 
 @irdl_op_definition
@@ -218,6 +233,7 @@ class IfOp(IRDLOperation):
         _verify_outlined_modes(
             self, "num_outputs", self.num_outputs.value.data, tuple(self.o_init), "o_init"
         )
+        _verify_body_functions(self)
 
 
 class _LibraryGraphOp(IRDLOperation):

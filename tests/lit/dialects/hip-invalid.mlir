@@ -265,3 +265,19 @@ func.func @constant_resource_value() {
   %c = hip.constant {value = dense_resource<blob> : tensor<2xi8>} : tensor<2xi8>
   func.return
 }
+
+// -----
+
+func.func @loop_body_missing(%ctx: !hip.context, %n: index) {
+  // expected-error @+1 {{'hip.loop' op body_func 'absent' does not reference a func.func}}
+  hip.loop(%ctx, %n) body @absent {num_loop_carried = 0 : i32}
+  func.return
+}
+
+// -----
+
+func.func @if_else_missing(%ctx: !hip.context, %c: i1) {
+  // expected-error @+1 {{'hip.if' op else_func 'absent' does not reference a func.func}}
+  hip.if(%ctx, %c) then @if_else_missing else @absent {num_outputs = 0 : i32}
+  func.return
+}

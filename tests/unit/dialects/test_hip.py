@@ -61,12 +61,14 @@ def show(op, generic: bool = False) -> str:
     return out.getvalue()
 
 
-def in_func(*lines: str, args: str = ARGS) -> str:
-    """`lines` inside a function, in exactly the text the printer produces."""
+def in_func(*lines: str, args: str = ARGS, callees: tuple[str, ...] = ()) -> str:
+    """`lines` inside a function, in exactly the text the printer produces; each of
+    `callees` is declared after it (outlined bodies must name functions)."""
     body = "".join(f"    {line}\n" for line in lines)
+    declarations = "".join(f"  func.func private @{name}() -> ()\n" for name in callees)
     return (
         "builtin.module {\n"
-        f"  func.func @f({args}) {{\n{body}    func.return\n  }}\n}}"
+        f"  func.func @f({args}) {{\n{body}    func.return\n  }}\n{declarations}}}"
     )
 
 
@@ -414,6 +416,7 @@ def test_outlined_control_flow_names_its_bodies_and_declares_hip_eps_effects():
         "else @e {num_outputs = 1 : i32}",
         args="%ctx: !hip.context, %a: memref<4x8xf32>, %h: memref<4x8xf16>, %n: index, "
         "%k: index, %c: i1",
+        callees=("body", "t", "e"),
     )
     loop, if_ = body_ops(assert_round_trips(text))
     ctx = loop.ctx
@@ -431,6 +434,7 @@ def test_a_captured_context_is_a_stream_the_bodies_may_use():
         "hip.loop(%ctx, %n) captures(%other, %a : !hip.context, memref<4x8xf32>) body @body "
         "{num_loop_carried = 0 : i32}",
         args="%ctx: !hip.context, %other: !hip.context, %a: memref<4x8xf32>, %n: index",
+        callees=("body",),
     )
     (loop,) = body_ops(assert_round_trips(text))
     assert outlined_streams(loop) == (loop.ctx, loop.captures[0])
@@ -636,7 +640,8 @@ def test_each_invalid_case_differs_from_a_valid_one_only_in_the_error():
     parse(in_func("%x = hip.alloc(%ctx, %n) : memref<?x128xf32>"))
     parse(in_func("hip.less(%ctx) ins(%a, %a : memref<4x8xf32>, memref<4x8xf32>) "
                   "outs(%m : memref<4xi1>)"))
-    parse(in_func("hip.loop(%ctx, %n) iter_args(%a : memref<4x8xf32>) body @b {num_loop_carried = 1 : i32}"))
+    parse(in_func("hip.loop(%ctx, %n) iter_args(%a : memref<4x8xf32>) body @b {num_loop_carried = 1 : i32}",
+                  callees=("b",)))
 
 
 PARSE_ERRORS = [
@@ -822,6 +827,7 @@ def test_the_ordering_analysis_bounds_what_outlined_bodies_do():
         "hip.loop(%ctx, %n) iter_args(%a : memref<4xf32>) body @body {num_loop_carried = 1 : i32}",
         "hip.neg(%ctx) ins(%b : memref<4xf32>) outs(%b : memref<4xf32>)",
         args="%ctx: !hip.context, %n: index",
+        callees=("body",),
     )
     module = parse(text)
     alloc_a, alloc_b, loop, neg = body_ops(module)
