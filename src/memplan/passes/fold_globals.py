@@ -33,7 +33,7 @@ from functools import cached_property
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, TypedAttribute
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
@@ -71,6 +71,8 @@ def inline_constant_stores(table: GlobalTable) -> bool:
             continue
         (value,) = values
         assert value is not None
+        if isinstance(value, TypedAttribute) and value.get_type() != g.type:
+            continue  # a constant of another type (a buffer's tensor), as IREE
         g.model.set_initial_value(g.op, value)
         table.erase_stores(g)
         changed = True
