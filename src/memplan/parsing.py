@@ -11,7 +11,11 @@ passes find nothing: :func:`without_gc` switches it off meanwhile. Verifying eve
 ``util.global.load``/``store`` looks its global up with xDSL's
 ``SymbolTable.lookup_symbol``, a scan of the module's top-level ops each time:
 quadratic in the module. :func:`indexed_symbol_lookups` answers those lookups from
-one dictionary per symbol table while the IR does not change.
+one dictionary per symbol table while the IR does not change. An op's IRDL
+constraints (operand, result, property and attribute definitions) depend only on
+those values, and a decoder has a few hundred distinct combinations among tens of
+thousands of ops: :func:`memoized_definition_checks` checks each once per
+verification.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import TypeVar
 
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.irdl import OpDef
 from xdsl.parser import Parser
 from xdsl.traits import SymbolTable
 
@@ -127,3 +132,37 @@ def indexed_symbol_lookups() -> Iterator[None]:
         yield
     finally:
         SymbolTable.lookup_symbol = staticmethod(original)  # type: ignore[method-assign]
+
+
+@contextmanager
+def memoized_definition_checks() -> Iterator[None]:
+    """xDSL's `OpDef.verify` (an op against its IRDL definition) checks, for the
+    duration, each combination of definition, operand and result types (the same
+    objects: the parser shares equal types), properties and attributes (equal
+    values) once; a later op of the same combination runs only its traits'
+    verifiers. Ops with
+    regions or successors are checked in full each time."""
+    original = OpDef.verify
+    passed: dict[tuple[object, ...], list[object]] = {}
+
+    def verify(op_def: OpDef, op: Operation) -> None:
+        if op.regions or op.successors:
+            return original(op_def, op)
+        types = [op_def, *[v.type for v in op.operands], None, *[r.type for r in op.results]]
+        try:
+            key = (*map(id, types), *op.properties.items(), None, *op.attributes.items())
+            hit = key in passed
+        except TypeError:  # an unhashable attribute
+            return original(op_def, op)
+        if hit:
+            for trait in op_def.traits:
+                trait.verify(op)
+            return
+        original(op_def, op)
+        passed[key] = types  # keeps the types, so that their ids stay theirs
+
+    OpDef.verify = verify  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        OpDef.verify = original  # type: ignore[method-assign]

@@ -11,7 +11,7 @@ from xdsl.ir import Block, Operation, OpResult
 
 from memplan.diagnostics import Diagnostic, Location, UserError, location_of
 from memplan.interfaces import GraphRegions, get_interface
-from memplan.parsing import indexed_symbol_lookups
+from memplan.parsing import indexed_symbol_lookups, memoized_definition_checks
 from memplan.printing import print_mlir
 
 __all__ = ["verify_module"]
@@ -23,7 +23,7 @@ def verify_module(module: ModuleOp) -> None:
     raise `UserError` (with MLIR's `see current operation` note) at the first op
     at fault."""
     positions: dict[Block, dict[Operation, int]] = {}
-    with indexed_symbol_lookups():
+    with indexed_symbol_lookups(), memoized_definition_checks():
         _verify_ops(module, positions)
 
 

@@ -103,9 +103,9 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
                 continue
             ordering = BlockOrdering(entry)
             candidates = [
-                (root, ordering.info(root)) for root in plannable_roots(entry)
+                (root, info) for root in plannable_roots(entry)
+                if (info := self._accept(root, ordering)) is not None
             ]
-            candidates = [(r, i) for r, i in candidates if self._accept(r, i)]
             if not candidates:
                 continue
             existing = nested_ops(function, GetHostScratchOp)
@@ -152,18 +152,25 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         self._remark(function, f"function left alone: {why}")
         return None
 
-    def _accept(self, root: SSAValue, info: BufferInfo) -> bool:
-        """Whether `root` moves; a remark (under debug) for a host-fed one that does
-        not."""
+    def _accept(self, root: SSAValue, ordering: BlockOrdering) -> BufferInfo | None:
+        """`root`'s ordering facts when it moves, else None; a remark (under debug)
+        for a host-fed one that does not. A buffer whose type rules it out is not
+        analysed unless the remark needs to know whether the host feeds it (most
+        buffers of a model are large float ones)."""
+        reason = self._type_rejection(root)
+        if reason is not None and not self.debug:
+            return None
+        info = ordering.info(root)
         if not info.host_accessed:
-            return False
-        reason = self._rejection(root, info)
+            return None
+        reason = reason or self._use_rejection(info)
         if reason is not None:
             self._remark(root.owner, f"host-fed buffer left alone: {reason}")
-        return reason is None
+            return None
+        return info
 
     @staticmethod
-    def _rejection(root: SSAValue, info: BufferInfo) -> str | None:
+    def _type_rejection(root: SSAValue) -> str | None:
         t = root.type
         if not isinstance(t, MemRefType) or not t.has_static_shape():
             return "its shape is not static"
@@ -180,6 +187,10 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         alignment = plannable_allocation(op).alignment(op)
         if alignment is not None and alignment > ALIGNMENT:
             return f"it asks for {alignment}-byte alignment, more than {ALIGNMENT}"
+        return None
+
+    @staticmethod
+    def _use_rejection(info: BufferInfo) -> str | None:
         if info.escape is not None:
             return f"{info.escape}"
         if info.returned_by is not None:

@@ -105,8 +105,14 @@ def collect_aliases(
     with `only`, for those attributes alone."""
     aliases: dict[Attribute, str] = {}
     used: dict[str, int] = {}
+    # Each attribute object is expanded once: a decoder's types repeat on tens of
+    # thousands of ops, and its first occurrence already numbered what it holds.
+    expanded: set[int] = set()
     for op in module.walk():
         for top in _op_attributes(op):
+            if id(top) in expanded:
+                continue
+            expanded.add(id(top))
             for attribute in _nested_attributes(top):
                 if attribute in aliases or (only is not None and attribute not in only):
                     continue

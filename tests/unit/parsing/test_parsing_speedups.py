@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr, f32, i64
+from xdsl.ir import Operation
+from xdsl.irdl import OpDef
 from xdsl.parser import Parser
 from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import VerifyException
 
 import memplan
-from memplan.parsing import TypeCachingParser, indexed_symbol_lookups, without_gc
+from memplan.parsing import (
+    TypeCachingParser,
+    indexed_symbol_lookups,
+    memoized_definition_checks,
+    without_gc,
+)
 from memplan.printing import print_mlir
 
 TEXT = """
@@ -72,3 +83,51 @@ def test_indexed_lookups_agree_with_xdsl():
         found = [SymbolTable.lookup_symbol(load, name) for name in ("g", "h", "nothing")]
     assert found == expected and found[0] is not None and found[2] is None
     assert SymbolTable.lookup_symbol is original
+
+
+def _counting_definition_checks(monkeypatch) -> list[Operation]:
+    """OpDef.verify recording the ops it checks (installed before the memo, which
+    calls it on a miss)."""
+    checked: list[Operation] = []
+    original = OpDef.verify
+
+    def verify(op_def: OpDef, op: Operation) -> None:
+        checked.append(op)
+        original(op_def, op)
+
+    monkeypatch.setattr(OpDef, "verify", verify)
+    return checked
+
+
+def test_memoized_definition_checks_check_a_combination_once(monkeypatch):
+    checked = _counting_definition_checks(monkeypatch)
+    t = MemRefType(f32, [4])
+    first, same, other = memref.AllocOp([], [], t), memref.AllocOp([], [], t), memref.AllocOp(
+        [], [], MemRefType(f32, [8]))
+    with memoized_definition_checks():
+        for op in (first, same, other):
+            op.verify()
+    assert checked == [first, other]
+
+
+def test_memoized_definition_checks_still_reject_what_differs(monkeypatch):
+    t = MemRefType(f32, [4])
+    good = memref.AllocOp([], [], t, alignment=IntegerAttr(64, i64))
+    bad = memref.AllocOp([], [], t)
+    bad.properties["alignment"] = StringAttr("64")  # alignment must be an integer
+    with memoized_definition_checks():
+        good.verify()
+        with pytest.raises(VerifyException):
+            bad.verify()
+
+
+def test_memoized_definition_checks_run_traits_every_time():
+    inside = func.FuncOp("f", ((), ()))
+    returned = func.ReturnOp()
+    inside.body.block.add_op(returned)
+    alone = func.ReturnOp()  # its parent must be a function (a trait's rule)
+    ModuleOp([alone])
+    with memoized_definition_checks():
+        returned.verify()
+        with pytest.raises(VerifyException):
+            alone.verify()
