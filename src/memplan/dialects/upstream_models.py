@@ -14,10 +14,12 @@ from xdsl.ir import Operation
 
 from memplan.analysis.byte_ranges import PLACING_VIEWS, VIEW_MODELS
 from memplan.printing.structure import DefaultDialect
-from memplan.dialects.util import STREAM_PATTERNS
+from memplan.dialects.util import STREAM_PATTERNS, CanonicalizedBy
 from memplan.interfaces import (
     AutomaticAllocation,
     AutomaticAllocationScope,
+    CountedLoop,
+    ElementAccess,
     HostInlineRegions,
     NoAddressCapture,
     OperandEffects,
@@ -105,6 +107,9 @@ def _attach() -> None:
     for scope in (func.FuncOp, memref.AllocaScopeOp, affine.ParallelOp):
         attach_trait(scope, AutomaticAllocationScope())
     attach_trait(memref.AllocaOp, AutomaticAllocation())
+    for element_op in (memref.LoadOp, memref.StoreOp):
+        attach_trait(element_op, ElementAccess("memref", "indices"))
+    attach_trait(scf.ForOp, CountedLoop("lb", "ub", "step"))
     # MLIR's alloca_scope terminator is Pure; xDSL's declares no effects.
     attach_trait(memref.AllocaScopeReturnOp, NoMemoryEffect())
     attach_trait(cf.BranchOp, SuccessorOperands(("arguments",)))
@@ -117,6 +122,8 @@ def _attach() -> None:
     # resources (a select of subviews, a cast pairing a resource with its size).
     for op_type in (arith.SelectOp, builtin.UnrealizedConversionCastOp):
         attach_trait(op_type, STREAM_PATTERNS)
+    # MLIR's scf.while patterns (xDSL's op declares none).
+    attach_trait(scf.WhileOp, CanonicalizedBy("memplan.passes.patterns.scf"))
 
 
 _attach()

@@ -254,3 +254,47 @@ util.func public @store_of_loaded_value(%v: i32) {
   util.global.store %1, @g : i32
   util.return
 }
+
+// -----
+
+// scf.while as MLIR canonicalizes it: a carried value the body hands back
+// unchanged (or its init value) is the init value, a value the condition passes
+// from outside the loop is that value, and a result nobody uses (in the body or
+// after) is dropped; the counter, which changes, stays carried.
+
+// CHECK-LABEL: @while_invariants
+// CHECK-SAME: (%[[INIT:.+]]: i32, %[[K:.+]]: i32, %[[BOUND:.+]]: i32)
+func.func @while_invariants(%init: i32, %k: i32, %bound: i32) -> (i32, i32, i32) {
+  // CHECK: %[[R:.+]] = scf.while (%[[I:.+]] = %[[INIT]]) : (i32) -> i32 {
+  // CHECK: scf.condition(%{{.+}}) %[[I]] : i32
+  // CHECK: ^bb0(%[[A:.+]]: i32):
+  // CHECK: arith.addi %[[A]], %[[K]] : i32
+  %r:3 = scf.while (%i = %init, %inv = %k, %same = %k) : (i32, i32, i32) -> (i32, i32, i32) {
+    %cond = arith.cmpi slt, %i, %bound : i32
+    scf.condition(%cond) %i, %inv, %bound : i32, i32, i32
+  } do {
+  ^bb0(%a: i32, %b: i32, %c: i32):
+    %next = arith.addi %a, %b : i32
+    scf.yield %next, %b, %k : i32, i32, i32
+  }
+  // CHECK: return %[[R]], %[[K]], %[[BOUND]]
+  func.return %r#0, %r#1, %r#2 : i32, i32, i32
+}
+
+// CHECK-LABEL: @while_unused_result
+func.func @while_unused_result(%init: i32, %bound: i32) -> i32 {
+  // CHECK: %[[R:.+]] = scf.while (%{{.+}}) : (i32) -> i32 {
+  // CHECK-NOT: arith.muli
+  // CHECK: scf.condition(%{{.+}}) %{{.+}} : i32
+  %r:2 = scf.while (%i = %init) : (i32) -> (i32, i32) {
+    %cond = arith.cmpi slt, %i, %bound : i32
+    %sq = arith.muli %i, %i : i32
+    scf.condition(%cond) %i, %sq : i32, i32
+  } do {
+  ^bb0(%a: i32, %b: i32):
+    %next = arith.addi %a, %a : i32
+    scf.yield %next : i32
+  }
+  // CHECK: return %[[R]]
+  func.return %r#0 : i32
+}

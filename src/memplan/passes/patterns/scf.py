@@ -1,0 +1,158 @@
+"""Canonicalization patterns of `scf.while` (`PATTERNS`, by op name), as MLIR's
+`WhileOp::getCanonicalizationPatterns` defines them; xDSL declares none.
+
+- A before-block argument is loop invariant when the after block yields back the
+  init value, or the after-block argument carrying the value the condition passed
+  as that very argument (or its init value): it becomes the init value.
+- A value the condition passes that is defined outside the before block is that
+  value in the after block and as the loop's result.
+- A result unused after the loop whose after-block argument is unused too is
+  dropped.
+
+Together they turn a loop that only carries values around into one without
+results, which is erased when its body has no effects (an unknown trip count does
+not keep it, as in MLIR).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from xdsl.dialects import scf
+from xdsl.ir import Block, BlockArgument, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+__all__ = ["PATTERNS"]
+
+
+def _forward(rewriter: PatternRewriter, old: SSAValue, new: SSAValue) -> None:
+    """Every use of `old` uses `new`, whose name stays as it is."""
+    name = new.name_hint
+    rewriter.replace_all_uses_with(old, new)
+    new.name_hint = name
+
+
+def _blocks(op: scf.WhileOp) -> tuple[Block, Block] | None:
+    before, after = op.before_region.blocks.first, op.after_region.blocks.first
+    if before is None or after is None:
+        return None
+    if not isinstance(before.last_op, scf.ConditionOp) or after.last_op is None:
+        return None
+    return before, after
+
+
+class RemoveLoopInvariantArgsFromBeforeBlock(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter, /):
+        blocks = _blocks(op)
+        if blocks is None:
+            return
+        before, after = blocks
+        condition = before.last_op
+        yielded = after.last_op
+        assert isinstance(condition, scf.ConditionOp) and yielded is not None
+        inits = list(op.arguments)
+        invariant: list[int] = []
+        for i, (init, value) in enumerate(zip(inits, yielded.operands)):
+            if value is init:
+                invariant.append(i)
+            elif isinstance(value, BlockArgument) and value.block is after:
+                passed = condition.args[value.index]
+                if passed is before.args[i] or passed is init:
+                    invariant.append(i)
+        if not invariant:
+            return
+        dropped = set(invariant)
+        for i in reversed(invariant):
+            _forward(rewriter, before.args[i], inits[i])
+            rewriter.erase_block_argument(before.args[i])
+        kept = [i for i in range(len(inits)) if i not in dropped]
+        rewriter.replace(yielded, type(yielded).create(
+            operands=[yielded.operands[i] for i in kept],
+            attributes=dict(yielded.attributes), properties=dict(yielded.properties),
+        ))
+        op.operands = [inits[i] for i in kept]
+        rewriter.notify_op_modified(op)
+
+
+def _drop_results(
+    op: scf.WhileOp, rewriter: PatternRewriter, dropped: Mapping[int, SSAValue | None]
+) -> None:
+    """The loop without the results (and after-block arguments) in `dropped`, each
+    replaced by its value there (None: it had no uses)."""
+    blocks = _blocks(op)
+    assert blocks is not None
+    before, after = blocks
+    condition = before.last_op
+    assert isinstance(condition, scf.ConditionOp)
+    count = len(op.results)
+    for i in sorted(dropped, reverse=True):
+        value = dropped[i]
+        if value is not None:
+            _forward(rewriter, after.args[i], value)
+        rewriter.erase_block_argument(after.args[i])
+    kept = [i for i in range(count) if i not in dropped]
+    rewriter.replace(condition, scf.ConditionOp(
+        condition.condition, *[condition.args[i] for i in kept]
+    ))
+    regions = (op.before_region, op.after_region)
+    new = scf.WhileOp(
+        list(op.arguments), [op.results[i].type for i in kept],
+        *(op.detach_region(r) for r in regions),
+    )
+    new.attributes.update(op.attributes)
+    rewriter.insert(new, InsertPoint.before(op))
+    results: list[SSAValue | None] = [None] * count
+    for position, i in enumerate(kept):
+        results[i] = new.results[position]
+    for i, value in dropped.items():
+        results[i] = value
+    rewriter.replace(op, [], results)
+
+
+class RemoveLoopInvariantValueYielded(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter, /):
+        blocks = _blocks(op)
+        if blocks is None:
+            return
+        before, _ = blocks
+        condition = before.last_op
+        assert isinstance(condition, scf.ConditionOp)
+        outside = {
+            i: value for i, value in enumerate(condition.args)
+            if _defining_block(value) is not before
+        }
+        if outside:
+            _drop_results(op, rewriter, outside)
+
+
+def _defining_block(value: SSAValue) -> Block | None:
+    if isinstance(value, BlockArgument):
+        return value.block
+    return value.owner.parent_block()  # type: ignore[union-attr]
+
+
+class WhileUnusedResult(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter, /):
+        blocks = _blocks(op)
+        if blocks is None:
+            return
+        _, after = blocks
+        unused: dict[int, SSAValue | None] = {
+            i: None for i, result in enumerate(op.results)
+            if not result.uses and not after.args[i].uses
+        }
+        if unused:
+            _drop_results(op, rewriter, unused)
+
+
+PATTERNS = {
+    "scf.while": (
+        RemoveLoopInvariantArgsFromBeforeBlock(),
+        RemoveLoopInvariantValueYielded(),
+        WhileUnusedResult(),
+    ),
+}
