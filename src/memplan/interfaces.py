@@ -32,6 +32,8 @@ __all__ = [
     "EffectInstance",
     "AutomaticAllocation",
     "AutomaticAllocationScope",
+    "CountedLoop",
+    "ElementAccess",
     "GraphRegions",
     "NonAddressableResource",
     "HostInlineRegions",
@@ -49,6 +51,8 @@ __all__ = [
     "buffer_operands_named",
     "is_buffer",
     "captures_no_address",
+    "counted_loop",
+    "element_access",
     "get_interface",
     "host_inline_regions",
     "is_runtime_context",
@@ -223,6 +227,52 @@ class HostInlineRegions(OpTrait):
 def host_inline_regions(op: Operation) -> HostInlineRegions | None:
     """How `op` runs its regions when it declares that it runs them inline."""
     return get_interface(op, HostInlineRegions)
+
+
+@dataclass(frozen=True)
+class CountedLoop(OpTrait):
+    """The op runs its single-block region once for each value of the induction
+    variable (the block's first argument) from operand `lower` up to, not including,
+    operand `upper`, stepping by operand `step` (MLIR's `LoopLikeOpInterface` with
+    a single induction variable), so an analysis can tell which values it takes."""
+
+    lower: str
+    upper: str
+    step: str
+
+    def induction_variable(self, op: Operation) -> SSAValue:
+        return op.regions[0].blocks[0].args[0]
+
+    def bounds(self, op: Operation) -> tuple[SSAValue, SSAValue, SSAValue]:
+        """(lower, upper, step)."""
+        return getattr(op, self.lower), getattr(op, self.upper), getattr(op, self.step)
+
+
+def counted_loop(op: Operation) -> CountedLoop | None:
+    """How `op` counts its iterations, when it is a counted loop."""
+    return get_interface(op, CountedLoop)
+
+
+@dataclass(frozen=True)
+class ElementAccess(OpTrait):
+    """The op reads or writes exactly one element of a buffer: the element at the
+    operands `indices` (a variadic operand field) of the buffer in operand field
+    `buffer` (`memref.load`, `memref.store`), so an analysis can tell which elements
+    a sequence of accesses covers."""
+
+    buffer: str
+    indices: str
+
+    def buffer_of(self, op: Operation) -> SSAValue:
+        return getattr(op, self.buffer)
+
+    def indices_of(self, op: Operation) -> Sequence[SSAValue]:
+        return tuple(getattr(op, self.indices))
+
+
+def element_access(op: Operation) -> ElementAccess | None:
+    """Which element `op` accesses, when it accesses a single one."""
+    return get_interface(op, ElementAccess)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import inf, prod
 
-from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import CallableOpInterface
@@ -31,7 +30,13 @@ from memplan.checker.model import (
     value_name,
 )
 from memplan.diagnostics import location_of
-from memplan.interfaces import ALL_STREAMS, get_interface, host_inline_regions
+from memplan.interfaces import (
+    ALL_STREAMS,
+    counted_loop,
+    element_access,
+    get_interface,
+    host_inline_regions,
+)
 from memplan.symbols import SymbolIndex, SymbolRefScanner
 
 __all__ = ["check_module"]
@@ -391,9 +396,10 @@ def _fresh_generations(a: Buffer, b: Buffer, level: int) -> bool:
 
 def _covered_before_read(accesses: list[Access], level: int) -> bool:
     """The accesses (in program order) write every element before reading one:
-    a fresh whole write, host stores at constant indices, or a loop at `level`
-    from 0 to the size by 1 storing at its induction variable and reading nothing
-    of the buffer."""
+    a fresh whole write, single-element writes (`ElementAccess`) at constant
+    indices, or a counted loop (`CountedLoop`) at `level` from 0 to the size by 1
+    writing the element at its induction variable and reading nothing of the
+    buffer."""
     if not accesses:
         return True
     head = accesses[0].buffer.head
@@ -409,19 +415,23 @@ def _covered_before_read(accesses: list[Access], level: int) -> bool:
         if access.fresh and len(access.path) == level + 1:
             return True
         op = access.op
-        if count is None or not isinstance(op, memref.StoreOp) or op.memref is not head:
+        element = element_access(op)
+        if count is None or element is None or element.buffer_of(op) is not head:
             return False
-        indices = [constant(i) for i in op.indices]
+        at = element.indices_of(op)
+        indices = [constant(i) for i in at]
         if len(access.path) == level + 1 and None not in indices:
             flat = 0
             for index, size in zip(indices, t.get_shape()):
                 flat = flat * size + index  # type: ignore[operator]
             covered.add(flat)
-        elif len(access.path) == level + 2 and len(op.indices) == 1:
+        elif len(access.path) == level + 2 and len(at) == 1:
             loop = op.parent_op()
-            if not (isinstance(loop, scf.ForOp) and op.indices[0] is loop.body.block.args[0]
-                    and constant(loop.lb) == 0 and constant(loop.step) == 1
-                    and constant(loop.ub) == count):
+            counted = None if loop is None else counted_loop(loop)
+            if counted is None or at[0] is not counted.induction_variable(loop):
+                return False
+            lower, upper, step = counted.bounds(loop)
+            if (constant(lower), constant(step), constant(upper)) != (0, 1, count):
                 return False
             inside = [s for s in accesses if s.op.parent_op() is loop]
             return all(s.write for s in inside)
