@@ -145,6 +145,8 @@ class _Search:
         if problem.has_intervals:
             self.lowers = problem.lowers
             self.uppers = problem.uppers
+            _, self.first_slot, self.last_slot = problem.time_slots
+            self.slot_count = len(problem.time_slots[0])
         # Interchangeable buffers (same lifetime, size and alignment) share a kind: once
         # one fails at a floor, trying another there would repeat the same subtree.
         if problem.has_intervals:
@@ -197,6 +199,11 @@ class _Search:
         self.clique_count = self.clique_count0.copy()
         for index in np.flatnonzero(~self.remaining).tolist():  # empty buffers: offset 0, no bytes
             self._leave_cliques(index)
+        if self.problem.has_intervals:
+            # The highest end among placed buffers by the slot they end at / start at:
+            # a wall to the left / right of a buffer starting / ending there.
+            self.wall_left = np.zeros(self.slot_count + 1, dtype=np.int64)
+            self.wall_right = np.zeros(self.slot_count + 1, dtype=np.int64)
         self.banned_at = np.full(n, _UNBANNED, dtype=np.int64)  # by kind
         self.ban_reason: dict[int, Failure] = {}  # by kind: why the ban holds
         self.masked_offsets = np.full(n, _HIDDEN, dtype=np.int64)
@@ -397,7 +404,17 @@ class _Search:
         first in the preorder. With ``tightest_section_first``, the first among the
         candidates of the most constrained section whose lowest point is at this floor
         (least slack, then fewest candidates): it fails fastest, and a section with no
-        slack needs one of them there (after they fail, the inference cuts the node)."""
+        slack needs one of them there (after they fail, the inference cuts the node).
+
+        On intervals, among those, buffers *flush* with the walls of the valley they
+        would sit in come first: one whose start meets a placed buffer reaching above
+        this floor (or the start of time), then one whose end does too. Without waste
+        the valley's bottom-left corner can only be covered by a buffer starting at
+        its wall (one starting earlier would rest on the wall), so in a perfect
+        packing some flush buffer is right; a buffer starting inside the valley
+        leaves a strip beside it that few buffers fit. Only the order changes, so
+        the search stays complete: on the generated challenging instances it fits
+        18 of 20 where the preorder alone fitted 15 (docs/design/planner.md)."""
         choices = np.flatnonzero(viable)
         if self.tightest_section_first and lowest is not None and choices.size > 1:
             at_floor = np.flatnonzero((lowest == floor) & (need > 0))
@@ -413,6 +430,13 @@ class _Search:
                 self.position[remaining] = -1
                 places = places[places >= 0]
                 choices = places[viable[places]]
+        if self.problem.has_intervals and choices.size > 1:
+            buffers = remaining[choices]
+            first, last = self.first_slot[buffers], self.last_slot[buffers]
+            left = (first == 0) | (self.wall_left[first] > floor)
+            right = (last == self.slot_count) | (self.wall_right[last] > floor)
+            flush = 2 * left + right
+            choices = choices[flush == flush.max()]
         return int(choices[np.argmin(self.rank[remaining[choices]])])
 
     def _expand_aligned(self, remaining: np.ndarray, floors: np.ndarray, last_offset: int) -> Failure | None:
@@ -591,6 +615,9 @@ class _Search:
         self.unplaced[index] = False
         self.remaining_degree[around] -= 1
         self._leave_cliques(index)
+        walls = self.problem.has_intervals
+        if walls:
+            saved_walls = [self._raise_walls(index, end)]
         hatless = around[(self.remaining_degree[around] == 0) & self.remaining[around]]
         placed_hatless = []
         failure = None
@@ -607,6 +634,8 @@ class _Search:
             self.unplaced[other] = False
             self._leave_cliques(other)
             placed_hatless.append(other)
+            if walls:
+                saved_walls.append(self._raise_walls(other, floor + int(self.sizes[other])))
         try:
             if failure is None:
                 failure = self._search(offset)
@@ -631,6 +660,10 @@ class _Search:
             needed[failure.members] = -1
             return failure, before
         finally:
+            if walls:
+                for left, right, left_top, right_top in reversed(saved_walls):
+                    self.wall_left[left] = left_top
+                    self.wall_right[right] = right_top
             for other in placed_hatless:
                 self.remaining[other] = True
                 self.unplaced[other] = True
@@ -640,6 +673,14 @@ class _Search:
             self.remaining[index] = True
             self.unplaced[index] = True
             self.floor[around] = saved_floor
+
+
+    def _raise_walls(self, index: int, end: int) -> tuple[int, int, int, int]:
+        left, right = int(self.last_slot[index]), int(self.first_slot[index])
+        saved = (left, right, int(self.wall_left[left]), int(self.wall_right[right]))
+        self.wall_left[left] = max(saved[2], end)
+        self.wall_right[right] = max(saved[3], end)
+        return saved
 
 
 def _luby(i: int) -> int:

@@ -158,7 +158,7 @@ def test_exact_returns_best_s_incumbent_when_the_capacity_is_refuted(monkeypatch
     assert optimum.pool_size == 25
     calls = []
 
-    def fake_best(problem_, *, capacity, time_limit, seed):
+    def fake_best(problem_, *, capacity, time_limit, seed, clock):
         calls.append((capacity, time_limit))
         return optimum
 
