@@ -273,6 +273,10 @@ def _stabbing_index(problem: Problem) -> _StabbingIndex:
     return index
 
 
+#: Starts per block of the stabbing index (see :class:`_StabbingIndex`).
+_BLOCK_STARTS = 256
+
+
 class _StabbingIndex:
     """Finds, for a slot range ``[a, b)``, the buffers whose slot ranges intersect it.
 
@@ -293,13 +297,23 @@ class _StabbingIndex:
         else:
             self.by_first = members[np.argsort(first[members], kind="stable")].astype(np.int32)
         self.sorted_first = first[self.by_first]
-        self.block = max(1, slot_count // 512)
+        # Blocks of about BLOCK_STARTS starts each: a query's slice of buffers that
+        # started since its boundary stays that short however long the trace (a fixed
+        # count of blocks made it grow with the trace).
+        starts = max(1, self.by_first.size)
+        self.block = max(1, -(-slot_count * _BLOCK_STARTS // starts))
         boundaries = np.arange(0, slot_count, self.block)
-        # Buffers live at each boundary, by a sweep over start-sorted buffers.
+        # Buffers live at each boundary, by a sweep: those live at the previous
+        # boundary that still are, and those started since that are.
         self.live_at_boundary: list[np.ndarray] = []
-        for boundary in boundaries.tolist():
-            started = self.by_first[: np.searchsorted(self.sorted_first, boundary, side="right")]
-            self.live_at_boundary.append(started[last[started] > boundary])
+        live = self.by_first[:0]
+        cuts = np.searchsorted(self.sorted_first, boundaries, side="right").tolist()
+        previous = 0
+        for boundary, cut in zip(boundaries.tolist(), cuts):
+            live = np.concatenate((live, self.by_first[previous:cut]))
+            live = live[last[live] > boundary]
+            previous = cut
+            self.live_at_boundary.append(live)
 
     def hits(self, a: int, b: int) -> np.ndarray:
         boundary_block = a // self.block
