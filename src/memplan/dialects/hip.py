@@ -23,6 +23,7 @@ See docs/design/dialect-hip.md for the syntax and the execution model behind it.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -509,8 +510,9 @@ class _ReadbackOp(IRDLOperation):
         super().__init__(operands=(ctx, scalar), result_types=(result_type,))
 
     @staticmethod
+    @abc.abstractmethod
     def _accepts(t: Attribute) -> bool:
-        raise NotImplementedError
+        """Whether `t` is a result type this read-back may produce."""
 
     def verify_(self) -> None:
         t = self.results[0].type

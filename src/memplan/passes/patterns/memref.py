@@ -36,6 +36,7 @@ static, a `memref.cast` back to the old type is inserted.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable, Sequence
 from math import prod
 from typing import cast
@@ -284,8 +285,9 @@ class _OnType(RewritePattern):
         if isinstance(op, self.op_type):
             self.rewrite(op, rewriter)
 
+    @abc.abstractmethod
     def rewrite(self, op, rewriter: PatternRewriter) -> None:
-        raise NotImplementedError
+        """Rewrite `op`, an instance of `op_type`."""
 
 
 # ---------------------------------------------------------------------------------
