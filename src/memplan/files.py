@@ -14,6 +14,8 @@ character or block device (`/dev/null`), a FIFO, `/dev/stdout`, a socket, and an
 symlink (the link stays a link; its target gets the text). Renaming over these
 would replace a device node with a regular file (run as root, `-o /dev/null`
 breaks the machine) or a link with a copy.
+
+`quiet_closed_stdout` is the tools' end on a stdout whose reader went away.
 """
 
 from __future__ import annotations
@@ -79,3 +81,30 @@ def write_output(path: str, text: str) -> None:
         raise OutputError(
             f"could not write output file '{path}': {error.strerror or error}"
         ) from None
+
+
+def quiet_closed_stdout() -> None:
+    """When the process's own stdout is a pipe nobody reads any more (the text it
+    holds cannot be flushed), point fd 1 at /dev/null, so that the interpreter's
+    last flush does not print `Exception ignored ... BrokenPipeError`. Otherwise
+    fd 1 is left alone: a caller that replaced `sys.stdout` (a test, a program
+    running `main` in-process) keeps its output, and so does a working stdout
+    when the broken pipe was another file."""
+    stdout = sys.stdout
+    if stdout is None or stdout is not sys.__stdout__:
+        return
+    try:
+        stdout.flush()
+        return  # stdout still works
+    except BrokenPipeError:
+        pass
+    except (OSError, ValueError):  # closed, or some other failure: not a lost reader
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError):
+        pass

@@ -29,7 +29,7 @@ from memplan.diagnostics import (
 )
 from memplan.printing import print_module
 from memplan.passes.registry import PASSES, passes_by_name
-from memplan.files import OutputError, write_output
+from memplan.files import OutputError, quiet_closed_stdout, write_output
 from memplan.tools.expected_diagnostics import check, collect_expectations
 from memplan.analysis.fingerprint import fingerprint
 from memplan.passes.registry import pass_options
@@ -442,7 +442,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return 1
+        quiet_closed_stdout()
+        return 141
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from memplan.planning import (
 )
 from memplan.planning.problem import Problem, check_alignment
 from memplan.progress import planning_progress
-from memplan.files import OutputError, write_output
+from memplan.files import OutputError, quiet_closed_stdout, write_output
 
 STDIN_NAME = "<stdin>"
 
@@ -205,33 +205,6 @@ def run(argv: list[str]) -> int:
     return 0
 
 
-def _quiet_closed_stdout() -> None:
-    """When the process's own stdout is a pipe nobody reads any more (the text it
-    holds cannot be flushed), point fd 1 at /dev/null, so that the interpreter's
-    last flush does not print `Exception ignored ... BrokenPipeError`. Otherwise
-    fd 1 is left alone: a caller that replaced `sys.stdout` (a test, a program
-    running `main` in-process) keeps its output, and so does a working stdout
-    when the broken pipe was another file."""
-    stdout = sys.stdout
-    if stdout is None or stdout is not sys.__stdout__:
-        return
-    try:
-        stdout.flush()
-        return  # stdout still works
-    except BrokenPipeError:
-        pass
-    except (OSError, ValueError):  # closed, or some other failure: not a lost reader
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, stdout.fileno())
-        finally:
-            os.close(devnull)
-    except (OSError, ValueError):
-        pass
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -245,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         print(file=sys.stderr)
         return 130
     except BrokenPipeError:
-        _quiet_closed_stdout()
+        quiet_closed_stdout()
         return 141
 
 

@@ -145,3 +145,25 @@ def test_pass_statistics_count_per_pass(tmp_path, capsys):
     cse = report[report.index("\nCSE\n"):report.index("FixedPointIterator")]
     assert "(S) 1 num-ops-erased" in cse
     assert "(S) 1 num-iterations" in report[report.index("FixedPointIterator"):]
+
+
+def test_closed_pipe_ends_quietly(tmp_path):
+    """`memplan-opt big.mlir | head -1`: once the reader is gone the tool exits 141
+    (128 + SIGPIPE, as memplan-plan), with no traceback and no `Exception ignored`
+    from the interpreter's last flush of the text it still holds."""
+    import os
+
+    functions = "".join(f"func.func @f{i}() {{\n  func.return\n}}\n" for i in range(3000))
+    source = tmp_path / "big.mlir"
+    source.write_text(functions)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "memplan.tools.memplan_opt", str(source)],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert result.returncode == 141
+    assert result.stderr == ""
