@@ -580,15 +580,26 @@ class KernelOp(IRDLOperation):
             result_types = parser.parse_comma_separated_list(
                 parser.Delimiter.NONE, parser.parse_type
             )
-        operands: list[SSAValue | Sequence[SSAValue]] = [ctx]
+        operands: list[SSAValue] = [ctx]
+        sizes = [1]
         for clause in ("ins", *spec.keywords, "outs"):
-            operands += _distribute(parser, spec, clause, groups.get(clause, []), where[clause])
+            for group in _distribute(parser, spec, clause, groups.get(clause, []), where[clause]):
+                if isinstance(group, SSAValue):
+                    operands.append(group)
+                    sizes.append(1)
+                else:
+                    operands += group
+                    sizes.append(len(group))
         names = {a.name for a in spec.attrs}
         props = head | {k: v for k, v in attrs.items() if k in names}
-        return cls.build(
+        if _segmented(cls):
+            props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, sizes)
+        # The groups are known here: `create` takes them flat, without IRDL's
+        # rebuilding of each group from the definition (`build`).
+        return cls.create(
             operands=operands,
-            result_types=[result_types],
-            properties=spec.with_defaults(props),
+            result_types=result_types,
+            properties=props,
             attributes={k: v for k, v in attrs.items() if k not in names},
         )
 
@@ -622,6 +633,18 @@ class KernelOp(IRDLOperation):
         verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))
         if self.SPEC.check is not None:
             self.SPEC.check(self)
+
+
+_SEGMENTED: dict[type[KernelOp], bool] = {}
+
+
+def _segmented(cls: type[KernelOp]) -> bool:
+    """Whether the op records its operand group sizes (`operandSegmentSizes`)."""
+    found = _SEGMENTED.get(cls)
+    if found is None:
+        options = cls.get_irdl_definition().options
+        found = _SEGMENTED[cls] = any(isinstance(o, AttrSizedOperandSegments) for o in options)
+    return found
 
 
 def parse_typed_operands(parser: Parser, keyword: str) -> list[SSAValue]:
