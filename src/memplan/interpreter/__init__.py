@@ -12,6 +12,7 @@ from memplan.interpreter.differential import (
     differential_check,
     run_function,
 )
+from memplan.interpreter.kernels import UnmodelledKernel
 from memplan.interpreter.machine import DeviceStream, MemplanInterpreter, Schedule
 from memplan.interpreter.memory import Allocation, MemRefValue
 
@@ -24,6 +25,7 @@ __all__ = [
     "Mismatch",
     "Outcome",
     "Schedule",
+    "UnmodelledKernel",
     "default_schedules",
     "differential_check",
     "run_function",

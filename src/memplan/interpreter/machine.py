@@ -37,7 +37,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from memplan.dialects import hip
 from memplan.interfaces import ALL_STREAMS, StreamSynchronization, context_memory, get_interface
-from memplan.interpreter.kernels import run_kernel
+from memplan.interpreter.kernels import check_kernels, run_kernel
 from memplan.interpreter.memory import Allocation, MemRefValue, contiguous_strides, dtype_of
 
 __all__ = ["DeviceStream", "MemplanInterpreter", "Schedule"]
@@ -333,6 +333,7 @@ class MemplanInterpreter(Interpreter):
     """xDSL's interpreter with memplan's memory, hip ops and a device schedule."""
 
     def __init__(self, module: ModuleOp, schedule: Schedule | None = None):
+        check_kernels(module)
         super().__init__(module, index_bitwidth=64)
         for functions in (ArithFunctions(), ScfFunctions(), FuncFunctions(),
                           MemrefFunctions(), ArithExtras(), HipFunctions()):
@@ -377,10 +378,7 @@ class MemplanInterpreter(Interpreter):
 
     def _run_one(self, stream: DeviceStream) -> None:
         op, ins, outs = stream.queue.popleft()
-        name = op.name.removeprefix("hip.")
-        if isinstance(op, hip.LaunchOp):
-            name = f"launch:{op.kernel}"
-        run_kernel(op, name, [a.array() for a in ins], [a.array() for a in outs])
+        run_kernel(op, [a.array() for a in ins], [a.array() for a in outs])
 
     def drain(self, stream: Any) -> None:
         if stream is ALL_STREAMS or not isinstance(stream, DeviceStream):

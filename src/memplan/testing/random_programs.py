@@ -6,7 +6,8 @@ it race-free and deterministic under DESIGN.md section 2, so any difference a pl
 makes is the plan's fault:
 
 - a buffer is read (by a kernel or the host) only after it was entirely written
-  (by a kernel's `outs`, a `hip.fill`, or a host `memref.copy`);
+  (by a kernel's `outs`, including a write-only `hip.launch`, or a host
+  `memref.copy`);
 - a host store waits for device work that reads or writes its buffer, and a host
   load for device work that writes it: the generator inserts `hip.synchronize`
   where needed (and, at the end of a loop body whose host accesses could meet the
@@ -42,8 +43,12 @@ right."""
 _SIZES = (1, 2, 4, 8, 16, 32, 70)
 """Static element counts; 70 x i24 (280 bytes, 210 at ceil(bits / 8)) crosses the
 pool's 256-byte alignment only when sized right."""
-_UNARY = ("relu", "exp", "neg", "abs", "silu", "copy", "softmax", "tanh")
+_UNARY = ("exp", "neg", "abs", "silu", "sign", "miopen.softmax", "tanh", "sigmoid")
+_INTEGER_UNARY = ("abs", "neg", "sign")
 _BINARY = ("add", "sub", "mul", "max")
+_ONNX_TYPES = {"f32": 1, "f16": 10, "i32": 6, "i64": 7, "i24": 6, "i33": 7, "index": 7}
+"""`hip.cast`'s `to` for each element type: the ONNX data type of its storage (i24
+takes 4 bytes, i33 and index 8)."""
 _STATEMENTS = (
     (6, "alloc"), (8, "host_init"), (29, "kernel"), (12, "host_load"), (12, "host_store"),
     (5, "host_copy"), (7, "view"), (4, "sync"), (6, "loop"), (5, "branch"),
@@ -225,10 +230,8 @@ class _Generator:
             self.emit(f"{name} = memref.subview {source.name}[{offset}] [{length}] [1] : {t} to {vt}")
             view = _Buffer(name, source.element, length, source, vt, covers_root=False)
         elif source.size is not None and source.size % 2 == 0 and kind == 1:
-            half = source.size // 2
-            vt = f"memref<2x{half}x{source.element}>"
-            self.emit(f"{name} = memref.expand_shape {source.name} [[0, 1]] output_shape [2, {half}] : {t} into {vt}")
-            view = _Buffer(name, source.element, source.size, source, vt, rank2=True)
+            self._expanded(source, name)
+            return
         else:
             vt = f"memref<?x{source.element}>"
             if source.size is None:
@@ -245,18 +248,12 @@ class _Generator:
         kind = self.c.integer(0, 9)
         if kind == 0 or not readable:
             out = self.output_for(None)
-            if out.element.startswith("f"):
-                value = f"{self.c.integer(-4, 4)}.5 : {out.element}"
-            else:
-                value = f"{self.c.integer(-4, 4)} : {out.element}"
-            self.emit(f"hip.fill(%ctx) outs({out.name} : {out.type}) {{value = {value}}}")
+            self.emit(f"hip.launch @fill{self.c.integer(0, 2)}(%ctx) outs({out.name} : {out.type})")
             self.device_write(out)
             return
         source = self.c.choice(readable)
         if kind <= 4:
-            op = self.c.choice(_UNARY)
-            if op == "copy" or not source.element.startswith("f"):
-                op = self.c.choice(("copy", "abs", "neg"))
+            op = self.c.choice(_UNARY if source.element.startswith("f") else _INTEGER_UNARY)
             out = self.output_for(source)
             self.emit(f"hip.{op}(%ctx) ins({source.name} : {source.type}) outs({out.name} : {out.type})")
         elif kind <= 6:
@@ -271,7 +268,8 @@ class _Generator:
         elif kind == 7:
             element = self.c.choice([e for e in _ELEMENTS if e != source.element] or [source.element])
             out = self.output_for(source, element)
-            self.emit(f"hip.cast(%ctx) ins({source.name} : {source.type}) outs({out.name} : {out.type})")
+            self.emit(f"hip.cast(%ctx) ins({source.name} : {source.type}) outs({out.name} : {out.type}) "
+                      f"{{to = {_ONNX_TYPES[element]} : i64}}")
         else:
             out = self.output_for(None)
             extra = self.c.choice(readable)
@@ -300,7 +298,21 @@ class _Generator:
         sizes = "%n" if buffer.size is None else ""
         self.emit(f"{buffer.name} = memref.alloc({sizes}) : {buffer.type}")
         self.scopes[-1].append(buffer)
+        if like is not None and like.rank2 and buffer.size is not None:
+            # An elementwise kernel's destination has its source's shape.
+            return self._expanded(buffer, self.fresh("view"))
         return buffer
+
+    def _expanded(self, source: _Buffer, name: str) -> _Buffer:
+        """`name`, a 2 x N/2 view of a whole 1-D buffer of even size."""
+        assert source.size is not None
+        half = source.size // 2
+        vt = f"memref<2x{half}x{source.element}>"
+        self.emit(f"{name} = memref.expand_shape {source.name} [[0, 1]] output_shape [2, {half}] "
+                  f": {source.type} into {vt}")
+        view = _Buffer(name, source.element, source.size, source, vt, rank2=True)
+        self.scopes[-1].append(view)
+        return view
 
     def device_read(self, buffer: _Buffer) -> None:
         self.state.device_reads.add(id(buffer.base))

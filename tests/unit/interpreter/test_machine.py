@@ -135,10 +135,14 @@ def test_dynamic_sizes_and_runtime_allocations(parse):
     func.func @f(%ctx: !hip.context, %n: index) -> memref<?xf32> {
       %bytes = arith.constant 256 : index
       %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %v = arith.constant 2.5 : f32
       %pool = hip.get_pool(%ctx, %bytes) : memref<?xi8>
       %a = memref.view %pool[%c0][%n] : memref<?xi8> to memref<?xf32>
       %b = hip.alloc(%ctx, %n) : memref<?xf32>
-      hip.fill(%ctx) outs(%a : memref<?xf32>) {value = 2.5 : f32}
+      scf.for %i = %c0 to %n step %c1 {
+        memref.store %v, %a[%i] : memref<?xf32>
+      }
       hip.exp(%ctx) ins(%a : memref<?xf32>) outs(%b : memref<?xf32>)
       return %b : memref<?xf32>
     }""")
