@@ -31,6 +31,7 @@ from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.irdl import OpDef
 from xdsl.parser import Parser
 from xdsl.traits import SymbolTable
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from memplan.symbols import symbol_index
 
@@ -50,22 +51,34 @@ _TYPE_TEXT = re.compile(r"(?:![\w.$-]+|[A-Za-z_][\w.$]*)" + _BODY)
 #: ``#map``.
 _ATTRIBUTE_TEXT = re.compile(r"#[\w.$-]+" + _BODY)
 
+#: Likewise for an op's attribute dictionary without nested braces or strings:
+#: ``{alignment = 64 : i64}`` (a kernel's attributes repeat on every layer).
+_DICTIONARY_TEXT = re.compile(r"\{[^{}\"]*\}")
+
 
 class TypeCachingParser(Parser):
     """A parser mixin (put it before :class:`xdsl.parser.Parser`): each distinct type
-    (and ``#dialect`` attribute) text is parsed once per parser; later occurrences
+    (``#dialect`` attribute, flat attribute dictionary) text is parsed once per parser; later occurrences
     return the same (immutable) object and move the lexer past the text."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._types_by_text: dict[str, TypeAttribute] = {}
         self._attributes_by_text: dict[str, Attribute] = {}
+        self._dictionaries_by_text: dict[str, dict[str, Attribute]] = {}
 
     def parse_optional_type(self) -> TypeAttribute | None:
         return self._cached(_TYPE_TEXT, self._types_by_text, super().parse_optional_type)
 
     def parse_optional_attribute(self) -> Attribute | None:
         return self._cached(_ATTRIBUTE_TEXT, self._attributes_by_text, super().parse_optional_attribute)
+
+    def parse_optional_dictionary_attr_dict(self) -> dict[str, Attribute]:
+        parse = super().parse_optional_dictionary_attr_dict
+        if self._current_token.kind != MLIRTokenKind.L_BRACE:
+            return parse()
+        # A copy: callers take entries out of the dictionary they get.
+        return dict(self._cached(_DICTIONARY_TEXT, self._dictionaries_by_text, parse))
 
     def _cached(self, pattern: re.Pattern[str], cache: dict, parse: Callable[[], _T | None]) -> _T | None:
         token = self._current_token

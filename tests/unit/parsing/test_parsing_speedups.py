@@ -131,3 +131,16 @@ def test_memoized_definition_checks_run_traits_every_time():
         returned.verify()
         with pytest.raises(VerifyException):
             alone.verify()
+
+
+def test_cached_attribute_dictionaries_are_copies():
+    text = ('func.func @f() {\n  %a = memref.alloc() {alignment = 64 : i64} : memref<4xf32>\n'
+            '  %b = memref.alloc() {alignment = 64 : i64} : memref<4xf32>\n  return\n}\n')
+    parser = _Caching(memplan.make_context(), text)
+    module = parser.parse_module()
+    assert print_mlir(module, generic=True) == print_mlir(_parse(Parser, text), generic=True)
+    assert "{alignment = 64 : i64}" in parser._dictionaries_by_text
+    again = _Caching(memplan.make_context(), "{alignment = 64 : i64} {alignment = 64 : i64}")
+    first = again.parse_optional_attr_dict()
+    first.pop("alignment")
+    assert list(again.parse_optional_attr_dict()) == ["alignment"]
