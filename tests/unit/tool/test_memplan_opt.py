@@ -147,23 +147,13 @@ def test_pass_statistics_count_per_pass(tmp_path, capsys):
     assert "(S) 1 num-iterations" in report[report.index("FixedPointIterator"):]
 
 
-def test_closed_pipe_ends_quietly(tmp_path):
+def test_closed_pipe_ends_quietly(tmp_path, run_with_closed_stdout):
     """`memplan-opt big.mlir | head -1`: once the reader is gone the tool exits 141
     (128 + SIGPIPE, as memplan-plan), with no traceback and no `Exception ignored`
     from the interpreter's last flush of the text it still holds."""
-    import os
-
     functions = "".join(f"func.func @f{i}() {{\n  func.return\n}}\n" for i in range(3000))
     source = tmp_path / "big.mlir"
     source.write_text(functions)
-    read_end, write_end = os.pipe()
-    os.close(read_end)
-    try:
-        result = subprocess.run(
-            [sys.executable, "-m", "memplan.tools.memplan_opt", str(source)],
-            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120,
-        )
-    finally:
-        os.close(write_end)
+    result = run_with_closed_stdout([sys.executable, "-m", "memplan.tools.memplan_opt", str(source)])
     assert result.returncode == 141
     assert result.stderr == ""

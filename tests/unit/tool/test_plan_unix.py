@@ -160,20 +160,12 @@ def test_sigint_during_a_long_search(tmp_path):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
 
 
-def test_closed_pipe_ends_quietly(tmp_path):
+def test_closed_pipe_ends_quietly(tmp_path, run_with_closed_stdout):
     """stdout is a pipe nobody reads any more (`| head` that has exited): the
     tool stops with 141 (128 + SIGPIPE, what a shell reports for such a writer)."""
     source = tmp_path / "in.csv"
     source.write_text(INPUT)
-    read_end, write_end = os.pipe()
-    os.close(read_end)
-    try:
-        result = subprocess.run(
-            [*TOOL, str(source), "-o", "-", "--strategy", "greedy"],
-            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
-        )
-    finally:
-        os.close(write_end)
+    result = run_with_closed_stdout([*TOOL, str(source), "-o", "-", "--strategy", "greedy"])
     assert result.returncode == 141
     assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr
 
