@@ -11,13 +11,14 @@ declares none and treats the ops as unknown):
 
 - `cmd.fill`: WRITEs its target; `cmd.copy`: READs its source, WRITEs its target;
   `cmd.dispatch`: READs its `ro` and `rw` resources and WRITEs its `wo` and `rw`
-  ones; `cmd.discard` WRITEs (the contents become undefined); `cmd.flush` and
+  ones (a dispatch that writes none has unknown effects, so it is never dead); `cmd.discard` WRITEs (the contents become undefined); `cmd.flush` and
   `cmd.invalidate` READ and WRITE (they move the contents between devices, so
   they are never dead);
 - `cmd.execute`, `cmd.serial`, `cmd.concurrent`: the effects of their bodies.
 
 Every cmd op carries `CmdPhase`; an execution region holds only such ops (IREE's
-verifier). Syntax follows StreamOps.td and StreamOps.cpp (IREE 3.13).
+verifier). The region ops' canonicalization patterns are in
+`memplan.passes.patterns.stream_cmd`. Syntax follows StreamOps.td and StreamOps.cpp (IREE 3.13).
 """
 
 from __future__ import annotations
@@ -73,7 +74,13 @@ from memplan.dialects.stream import (
     print_optional_on,
     size_among,
 )
-from memplan.dialects.util import parse_entry_points, parse_sized_type, print_entry_points, print_sized_type
+from memplan.dialects.util import (
+    CanonicalizedBy,
+    parse_entry_points,
+    parse_sized_type,
+    print_entry_points,
+    print_sized_type,
+)
 from memplan.interfaces import OperandEffects, operands_named
 
 __all__ = [
@@ -255,10 +262,12 @@ class CmdCopyOp(IRDLOperation):
 
 
 class _DispatchEffects(MemoryEffect):
-    """READ/WRITE of each resource as its access keyword says."""
+    """READ/WRITE of each resource as its access keyword says; unknown when it
+    writes none (the kernel's other effects are not known, so it is kept, as IREE
+    keeps it)."""
 
     @classmethod
-    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+    def get_effects(cls, op: Operation) -> set[EffectInstance] | None:
         assert isinstance(op, CmdDispatchOp)
         effects: set[EffectInstance] = set()
         for resource, access in zip(op.resources, op.accesses()):
@@ -266,6 +275,8 @@ class _DispatchEffects(MemoryEffect):
                 effects.add(EffectInstance(MemoryEffectKind.READ, resource))
             if access & ResourceAccess.WRITE:
                 effects.add(EffectInstance(MemoryEffectKind.WRITE, resource))
+        if not any(e.kind == MemoryEffectKind.WRITE for e in effects):
+            return None
         return effects
 
 
@@ -432,7 +443,7 @@ def _verify_cmd_body(op: Operation) -> None:
     for nested in op.regions[0].block.ops:
         if not nested.has_trait(CmdPhase) and not isinstance(nested, YieldOp):
             raise VerifyException(
-                f"'{nested.name}' op: explicit execution regions must only contain explicit ops"
+                f"explicit execution regions must only contain explicit ops, not '{nested.name}'"
             )
 
 
@@ -445,13 +456,14 @@ def _verify_all_captured(region: Region) -> None:
         for operand in nested.operands:
             if isinstance(operand.type, ResourceType) and operand not in available:
                 raise VerifyException(
-                    f"'{nested.name}' op: used resource not listed in explicit captures "
-                    "(or produced internally)"
+                    f"used resource not listed in explicit captures (or produced "
+                    f"internally), by '{nested.name}'"
                 )
         available.update(nested.results)
 
 
 _YIELDS = SingleBlockImplicitTerminator(YieldOp)
+_PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream_cmd")
 
 
 @irdl_op_definition
@@ -471,7 +483,7 @@ class CmdExecuteOp(IRDLOperation):
     result_timepoint = result_def(TimepointType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(CmdPhase(), RecursiveMemoryEffect(), _YIELDS, SizeAware())
+    traits = traits_def(CmdPhase(), RecursiveMemoryEffect(), _YIELDS, SizeAware(), _PATTERNS)
 
     def operand_size_of(self, index: int) -> SSAValue | None:
         if index >= len(self.resource_operands):
@@ -573,7 +585,7 @@ class CmdSerialOp(_WaveOp):
 
     body = region_def("single_block")
 
-    traits = traits_def(CmdPhase(), RecursiveMemoryEffect(), _YIELDS)
+    traits = traits_def(CmdPhase(), RecursiveMemoryEffect(), _YIELDS, _PATTERNS)
 
 
 @irdl_op_definition
@@ -584,7 +596,7 @@ class CmdConcurrentOp(_WaveOp):
 
     body = region_def("single_block")
 
-    traits = traits_def(CmdPhase(), RecursiveMemoryEffect(), _YIELDS)
+    traits = traits_def(CmdPhase(), RecursiveMemoryEffect(), _YIELDS, _PATTERNS)
 
 
 CMD_OPS: tuple[type[Operation], ...] = (

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     IndexType,
+    ShapedType,
     IntegerAttr,
     StringAttr,
     SymbolRefAttr,
@@ -230,15 +232,6 @@ class ExecutableExportOp(IRDLOperation):
     def verify_(self) -> None:
         if self.function_ref.nested_references.data:
             raise VerifyException("function_ref must be a flat symbol reference")
-        for block in self.workgroup_count.blocks:
-            for op in block.ops:
-                if isinstance(op, ReturnOp) and (
-                    len(op.operands) != 3
-                    or any(not isinstance(v.type, IndexType) for v in op.operands)
-                ):
-                    raise VerifyException(
-                        "workgroup count region must return the XYZ dimension counts"
-                    )
 
 
 @irdl_op_definition
@@ -253,6 +246,11 @@ class ReturnOp(IRDLOperation):
     traits = traits_def(Pure(), IsTerminator(), ReturnLike(), HasParent(ExecutableExportOp))
 
     assembly_format = "attr-dict $operands_ `:` type($operands_)"
+
+    def verify_(self) -> None:
+        # IREE's export verifier, reported at the return as IREE reports it.
+        if len(self.operands) != 3 or any(not isinstance(v.type, IndexType) for v in self.operands):
+            raise VerifyException("workgroup count region must return the XYZ dimension counts")
 
 
 @irdl_op_definition
@@ -275,10 +273,9 @@ class BindingSubspanOp(IRDLOperation):
     )
 
     def verify_(self) -> None:
-        shape = getattr(self.result.type, "shape", None)
-        if shape is None:
+        if not isinstance(self.result.type, ShapedType):
             return
-        dynamic = sum(1 for d in shape if getattr(d, "data", d) == -1)
+        dynamic = sum(1 for d in self.result.type.get_shape() if d == DYNAMIC_INDEX)
         if dynamic != len(self.dynamic_dims):
             raise VerifyException(
                 f"type set has {dynamic} dynamic dimensions but only "

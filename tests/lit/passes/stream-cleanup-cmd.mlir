@@ -1,0 +1,61 @@
+// RUN: memplan-opt %s --split-input-file -p stream-cleanup | FileCheck %s
+
+// stream-cleanup over scheduled (stream.cmd) IR, as IREE 3.13's cleanup pipeline
+// treats it: an execute nobody waits on is dropped, an empty one becomes an
+// immediate timepoint, empty waves go, an await on an immediate timepoint is
+// dropped. Commands write the captured resources, so two identical fills stay,
+// and a dispatch that writes nothing is kept (its effects are unknown).
+
+// CHECK-LABEL: @unused_and_kept
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<transient>, %[[N:.+]]: index, %[[V:.+]]: i32)
+// CHECK-NEXT: %[[C0:.+]] = arith.constant 0 : index
+// CHECK-NEXT: %[[C4:.+]] = arith.constant 4 : index
+// CHECK-NEXT: %[[X:.+]] = stream.cmd.execute with(%[[R]] as %[[A:.+]]: !stream.resource<transient>{%[[N]]}) {
+// CHECK-NEXT:   stream.cmd.fill %[[V]], %[[A]][%[[C0]] for %[[C4]]]
+// CHECK-NEXT:   stream.cmd.fill %[[V]], %[[A]][%[[C0]] for %[[C4]]]
+// CHECK-NEXT:   stream.cmd.dispatch @ex::@entry {
+// CHECK-NEXT:     ro %[[A]][%[[C0]] for %[[N]]]
+// CHECK-NEXT:   }
+// CHECK-NEXT: } => !stream.timepoint
+// CHECK-NEXT: util.return %[[X]]
+util.func public @unused_and_kept(%r: !stream.resource<transient>, %n: index, %v: i32) -> !stream.timepoint {
+  %c0 = arith.constant 0 : index
+  %c0_0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %unused = stream.cmd.execute with(%r as %a: !stream.resource<transient>{%n}) {
+    stream.cmd.fill %v, %a[%c0 for %c4] : i32 -> !stream.resource<transient>{%n}
+  } => !stream.timepoint
+  %0 = stream.cmd.execute with(%r as %a: !stream.resource<transient>{%n}) {
+    stream.cmd.fill %v, %a[%c0 for %c4] : i32 -> !stream.resource<transient>{%n}
+    stream.cmd.fill %v, %a[%c0_0 for %c4] : i32 -> !stream.resource<transient>{%n}
+    stream.cmd.concurrent {
+    }
+    stream.cmd.serial {
+      stream.cmd.concurrent {
+      }
+    }
+    stream.cmd.dispatch @ex::@entry {
+      ro %a[%c0_0 for %n] : !stream.resource<transient>{%n}
+    }
+  } => !stream.timepoint
+  util.return %0 : !stream.timepoint
+}
+
+// -----
+
+// CHECK-LABEL: @empty_and_immediate
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<transient>, %[[N:.+]]: index, %[[V:.+]]: i32)
+// CHECK-NOT: stream.timepoint.immediate
+// CHECK: %[[X:.+]] = stream.cmd.execute with(%[[R]] as
+// CHECK-NOT: await
+// CHECK: util.return %[[X]]
+util.func public @empty_and_immediate(%r: !stream.resource<transient>, %n: index, %v: i32) -> !stream.timepoint {
+  %c0 = arith.constant 0 : index
+  %now = stream.timepoint.immediate => !stream.timepoint
+  %empty = stream.cmd.execute await(%now) => with(%r as %a: !stream.resource<transient>{%n}) {
+  } => !stream.timepoint
+  %0 = stream.cmd.execute await(%empty) => with(%r as %a: !stream.resource<transient>{%n}) {
+    stream.cmd.fill %v, %a[%c0 for %n] : i32 -> !stream.resource<transient>{%n}
+  } => !stream.timepoint
+  util.return %0 : !stream.timepoint
+}
