@@ -31,7 +31,7 @@ class ElideUnused(RewritePattern):
 
 
 def _without_await(op: IRDLOperation) -> IRDLOperation:
-    """`op` rebuilt with its `await_timepoint` group empty."""
+    """`op` rebuilt with its `await_timepoint` group empty (its regions moved)."""
     groups = []
     for name, _ in type(op).get_irdl_definition().operands:
         value = getattr(op, name)
@@ -49,6 +49,7 @@ def _without_await(op: IRDLOperation) -> IRDLOperation:
         result_types=[r.type for r in op.results],
         properties=properties,
         attributes=dict(op.attributes),
+        regions=[op.detach_region(region) for region in list(op.regions)],
     )
 
 
