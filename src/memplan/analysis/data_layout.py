@@ -35,7 +35,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-__all__ = ["INDEX_BITS", "abi_alignment", "alloc_size", "bit_width", "stream_element_bytes"]
+__all__ = [
+    "INDEX_BITS",
+    "abi_alignment",
+    "alloc_size",
+    "bit_width",
+    "packed_storage_bytes",
+    "stream_element_bytes",
+]
 
 INDEX_BITS = 64
 """The width of `index` in memory (a 64-bit target, as hip-ep's)."""
@@ -124,3 +131,30 @@ def stream_element_bytes(element: Attribute) -> int | None:
     if bits is None or bits == 0:
         return None
     return _power_of_two_ceil(-(-bits // 8))
+
+
+def _logical_bits(element: Attribute) -> int | None:
+    if isinstance(element, ComplexType):
+        part = bit_width(element.element_type)
+        return None if part is None else 2 * part
+    if isinstance(element, VectorType):
+        part = bit_width(element.element_type)
+        return None if part is None else part * element.element_count()
+    return bit_width(element)
+
+
+def packed_storage_bytes(count: int, element: Attribute) -> int | None:
+    """The bytes IREE packs `count` elements into when it serializes constants
+    (its rounded physical storage size): 1-, 8-, 16-, 32- and 64-bit elements
+    take a byte each or their width; others are packed into the next power-of-two
+    byte word that holds at least two of them (up to 64 bits), words whole."""
+    bits = _logical_bits(element)
+    if bits is None or bits == 0:
+        return None
+    if bits == 1:
+        return count
+    if bits in (8, 16, 32, 64):
+        return count * bits // 8
+    word = _power_of_two_ceil(-(-min(2 * bits, 64) // 8)) * 8
+    per_word = max(word // bits, 1)
+    return -(-count // per_word) * word // 8

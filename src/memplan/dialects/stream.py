@@ -102,6 +102,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.hal import DeviceAffinityAttr
+from memplan.dialects.util_interfaces import SizeAware
 from memplan.dialects.util import (
     STREAM_PATTERNS,
     parse_entry_points,
@@ -335,45 +336,6 @@ class TimepointAttr(TypedAttribute):
 # --------------------------------------------------------------------------------
 # Interfaces
 # --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SizeAware(OpTrait):
-    """IREE's `SizeAwareOpInterface`: the byte size of each resource operand and
-    result, as an SSA index value (None for values that are not resources).
-
-    Ops with resources at fixed positions declare, per position, the field that
-    holds its size (`SizeAware.fields(operands={0: "source_size"})`); ops whose
-    resources are variadic answer through `operand_size_of` / `result_size_of`."""
-
-    operands: tuple[tuple[int, str], ...] = ()
-    results: tuple[tuple[int, str], ...] = ()
-
-    @staticmethod
-    def fields(
-        operands: Mapping[int, str] | None = None,
-        results: Mapping[int, str] | None = None,
-    ) -> SizeAware:
-        return SizeAware(
-            tuple(sorted((operands or {}).items())),
-            tuple(sorted((results or {}).items())),
-        )
-
-    @staticmethod
-    def _lookup(
-        op: Operation, fields: tuple[tuple[int, str], ...], method: str, index: int
-    ) -> SSAValue | None:
-        for position, field in fields:
-            if position == index:
-                return getattr(op, field)
-        answer: Callable[[int], SSAValue | None] | None = getattr(op, method, None)
-        return answer(index) if answer is not None else None
-
-    def result_size(self, op: Operation, index: int) -> SSAValue | None:
-        return self._lookup(op, self.results, "result_size_of", index)
-
-    def operand_size(self, op: Operation, index: int) -> SSAValue | None:
-        return self._lookup(op, self.operands, "operand_size_of", index)
 
 
 def find_size(value: SSAValue) -> SSAValue | None:

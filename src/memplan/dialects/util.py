@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     NoneAttr,
+    ShapedType,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
@@ -87,7 +88,21 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.analysis.data_layout import packed_storage_bytes
+from memplan.dialects.util_buffer import (
+    BUFFER_ATTRIBUTES,
+    BUFFER_OPS,
+    BufferType,
+    ListType,
+    SizedStorageAttr,
+)
+from memplan.dialects.util_values import (
+    VALUE_ATTRIBUTES,
+    VALUE_OPS,
+    HoistableConversionOp,
+)
 from memplan.dialects.util_interfaces import (
+    CanonicalizedBy,
     GlobalAccessInterface,
     GlobalInterface,
     GlobalLoadInterface,
@@ -396,25 +411,6 @@ def resolve_tied(
 # --------------------------------------------------------------------------------
 # Canonicalization patterns declared on the ops
 # --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CanonicalizedBy(HasCanonicalizationPatternsTrait):
-    """An op's canonicalization patterns (MLIR's `hasCanonicalizer`), declared on
-    the op and defined in `module`'s `PATTERNS` table under the op's name. The
-    module is imported on first use: dialects do not import passes, and every
-    driver that asks the op (memplan's canonicalize, apply-patterns, xDSL's
-    canonicalize) gets the same patterns."""
-
-    module: str
-
-    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
-        table = importlib.import_module(self.module).PATTERNS
-        return tuple(table.get(op.name, ()))
-
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return ()
 
 
 STREAM_PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream")
@@ -1266,7 +1262,7 @@ class ReturnOp(IRDLOperation):
         Pure(),
         IsTerminator(),
         ReturnLike(),
-        HasParent(InitializerOp, FuncOp),
+        HasParent(InitializerOp, FuncOp, HoistableConversionOp),
     )
 
     assembly_format = "attr-dict ($operands_^ `:` type($operands_))?"
@@ -1298,41 +1294,11 @@ class ReturnOp(IRDLOperation):
 
 
 @irdl_attr_definition
-class BufferType(ParametrizedAttribute, TypeAttribute):
-    """`!util.buffer`: a host byte buffer (imports and exports of stream tensors)."""
-
-    name = "util.buffer"
-
-
-@irdl_attr_definition
 class UnusedType(ParametrizedAttribute, TypeAttribute):
     """`!util.unused`: the placeholder IREE stores in an encoding list for an
     operand or result that has no encoding (a primitive dispatch operand)."""
 
     name = "util.unused"
-
-
-@irdl_attr_definition
-class ListType(ParametrizedAttribute, TypeAttribute):
-    """`!util.list<T>` or `!util.list<?>` (a list of any type)."""
-
-    name = "util.list"
-
-    element_type: Attribute
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute]:
-        with parser.in_angle_brackets():
-            if parser.parse_optional_punctuation("?") is not None:
-                return (NoneAttr(),)
-            return (parser.parse_type(),)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            if isinstance(self.element_type, NoneAttr):
-                printer.print_string("?")
-            else:
-                printer.print_attribute(self.element_type)
 
 
 @irdl_attr_definition
@@ -1353,8 +1319,16 @@ class PtrType(ParametrizedAttribute, TypeAttribute):
             printer.print_attribute(self.target_type)
 
 
+def _value_storage_size(type: Attribute) -> int | None:
+    """The bytes a value of `type` (a shaped type's elements, or one scalar)
+    serializes to."""
+    if isinstance(type, ShapedType):
+        return packed_storage_bytes(type.element_count(), type.get_element_type())
+    return packed_storage_bytes(1, type)
+
+
 @irdl_attr_definition
-class UninitializedAttr(TypedAttribute):
+class UninitializedAttr(TypedAttribute, SizedStorageAttr):
     """`#util.uninitialized : type`: an initial value with undefined contents."""
 
     name = "util.uninitialized"
@@ -1373,13 +1347,16 @@ class UninitializedAttr(TypedAttribute):
     def print_without_type(self, printer: Printer) -> None:
         return
 
+    def storage_size(self) -> int | None:
+        return _value_storage_size(self.type)
+
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(" : ")
         printer.print_attribute(self.type)
 
 
 @irdl_attr_definition
-class BytePatternAttr(TypedAttribute):
+class BytePatternAttr(TypedAttribute, SizedStorageAttr):
     """`#util.byte_pattern<N> : type`: contents made of the repeated byte N."""
 
     name = "util.byte_pattern"
@@ -1402,6 +1379,9 @@ class BytePatternAttr(TypedAttribute):
 
     def print_without_type(self, printer: Printer) -> None:
         printer.print_string(f"<{self.pattern.data}>")
+
+    def storage_size(self) -> int | None:
+        return _value_storage_size(self.type)
 
     def print_parameters(self, printer: Printer) -> None:
         self.print_without_type(printer)
@@ -1557,13 +1537,15 @@ Util = Dialect(
         GlobalStoreIndirectOp,
         SCFUnreachableOp,
         UnreachableOp,
+        *VALUE_OPS,
+        *BUFFER_OPS,
     ],
     [
         InlineNeverAttr,
         InlineAlwaysAttr,
-        BufferType,
+        *VALUE_ATTRIBUTES,
+        *BUFFER_ATTRIBUTES,
         UnusedType,
-        ListType,
         PtrType,
         UninitializedAttr,
         BytePatternAttr,

@@ -10,12 +10,18 @@ another dialect takes part in `fold-globals`, `fuse-globals` and
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.traits import OpTrait
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, OpTrait
 
 __all__ = [
+    "CanonicalizedBy",
+    "SizeAware",
     "GlobalAccessInterface",
     "GlobalInterface",
     "GlobalLoadInterface",
@@ -92,3 +98,65 @@ class GlobalStoreInterface(GlobalAccessInterface):
 
 class InitializerInterface(OpTrait):
     """The op's region runs once when the module is loaded, before any function."""
+
+
+@dataclass(frozen=True)
+class CanonicalizedBy(HasCanonicalizationPatternsTrait):
+    """An op's canonicalization patterns (MLIR's `hasCanonicalizer`), declared on
+    the op and defined in `module`'s `PATTERNS` table under the op's name. The
+    module is imported on first use: dialects do not import passes, and every
+    driver that asks the op (memplan's canonicalize, apply-patterns, xDSL's
+    canonicalize) gets the same patterns."""
+
+    module: str
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        table = importlib.import_module(self.module).PATTERNS
+        return tuple(table.get(op.name, ()))
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
+
+
+STREAM_PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream")
+UTIL_PATTERNS = CanonicalizedBy("memplan.passes.patterns.util")
+
+
+@dataclass(frozen=True)
+class SizeAware(OpTrait):
+    """IREE's `SizeAwareOpInterface`: the byte size of each resource operand and
+    result, as an SSA index value (None for values that are not resources).
+
+    Ops with resources at fixed positions declare, per position, the field that
+    holds its size (`SizeAware.fields(operands={0: "source_size"})`); ops whose
+    resources are variadic answer through `operand_size_of` / `result_size_of`."""
+
+    operands: tuple[tuple[int, str], ...] = ()
+    results: tuple[tuple[int, str], ...] = ()
+
+    @staticmethod
+    def fields(
+        operands: Mapping[int, str] | None = None,
+        results: Mapping[int, str] | None = None,
+    ) -> SizeAware:
+        return SizeAware(
+            tuple(sorted((operands or {}).items())),
+            tuple(sorted((results or {}).items())),
+        )
+
+    @staticmethod
+    def _lookup(
+        op: Operation, fields: tuple[tuple[int, str], ...], method: str, index: int
+    ) -> SSAValue | None:
+        for position, field in fields:
+            if position == index:
+                return getattr(op, field)
+        answer: Callable[[int], SSAValue | None] | None = getattr(op, method, None)
+        return answer(index) if answer is not None else None
+
+    def result_size(self, op: Operation, index: int) -> SSAValue | None:
+        return self._lookup(op, self.results, "result_size_of", index)
+
+    def operand_size(self, op: Operation, index: int) -> SSAValue | None:
+        return self._lookup(op, self.operands, "operand_size_of", index)
