@@ -6,8 +6,9 @@ For each ``*.csv`` in DIR (default: ``../shared/bench/dsa`` from the repository 
 prints the buffer count, the lower bound LB (peak live bytes), and R = pool / LB with
 seconds for: the naive baseline (no sharing: pool = sum of sizes), greedy, best, and
 exact. Instances whose name carries a capacity (``A.1048576.csv``) are given that
-capacity for exact; exact only runs on instances of at most 2,000 buffers, from
-greedy's plan (so its seconds are its own search's). Every plan is validated by the
+capacity for exact; exact only runs on instances of at most 2,000 buffers. exact's
+limit and seconds are CPU seconds (its clock is ``time.process_time``: on a shared
+machine wall time measures the load as much as the search). Every plan is validated by the
 planners before it is reported.
 
 ``--exact-seeds 0 1 2`` then runs exact alone on the instances with a capacity once
@@ -18,7 +19,7 @@ time is heavy-tailed and one seed's figure says little about the next.
 N instances of MiniMalloc's challenging kind made by :func:`challenging_instance`
 (seeds ``--first-seed`` onwards, default 0..N-1; unseen by the search's tuning), and with ``--minimalloc PATH`` runs
 that binary on the same CSV files side by side. ``--scaling N`` times greedy on
-:func:`trace_instance` at N and 10 N buffers beside best fit by size alone.
+:func:`trace_instance` at N / 10, N and 10 N buffers beside best fit by size alone.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generated", type=int, default=0, help="run exact on N generated challenging instances")
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first generated instance (default 0)")
     parser.add_argument("--minimalloc", help="MiniMalloc binary to run beside exact on the generated instances")
-    parser.add_argument("--scaling", type=int, default=0, help="time greedy on generated traces of N and 10 N buffers")
+    parser.add_argument("--scaling", type=int, default=0, help="time greedy on generated traces of N / 10, N and 10 N buffers")
     args = parser.parse_args(argv)
     if args.generated:
         return generated(range(args.first_seed, args.first_seed + args.generated), args.exact_limit, args.minimalloc)
@@ -142,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         match = re.fullmatch(r".*\.(\d+)", path.stem)
         capacity = int(match.group(1)) if match else None
         if len(problem) <= EXACT_MAX_BUFFERS:
-            exact_plan, exact_seconds = timed(
-                lambda: exact(problem, capacity=capacity, time_limit=args.exact_limit)
+            exact_plan, exact_seconds = cpu_timed(
+                lambda: exact(problem, capacity=capacity, time_limit=args.exact_limit, clock=time.process_time)
             )
             if capacity is not None:
                 outcome = "fits" if exact_plan.pool_size <= capacity else "does not fit"
@@ -172,7 +173,9 @@ def exact_by_seed(files: list[Path], seeds: list[int], limit: float) -> None:
         cells, total, fitted = [], 0.0, 0
         for path, capacity in with_capacity:
             problem, _ = read_dsa_csv(path)
-            plan, seconds = timed(lambda: exact(problem, capacity=capacity, time_limit=limit, seed=seed))
+            plan, seconds = cpu_timed(
+                lambda: exact(problem, capacity=capacity, time_limit=limit, seed=seed, clock=time.process_time)
+            )
             fits = plan.pool_size <= capacity
             fitted += fits
             total += seconds
@@ -181,10 +184,18 @@ def exact_by_seed(files: list[Path], seeds: list[int], limit: float) -> None:
     print("(! = not fitted within the limit)")
 
 
+def _cpu_limit(seconds: float) -> None:
+    """In MiniMalloc's process: killed after ``seconds`` of CPU, as exact is stopped."""
+    whole = max(1, round(seconds))
+    resource.setrlimit(resource.RLIMIT_CPU, (whole, whole + 1))
+
+
 def generated(seeds: range, limit: float, minimalloc: str | None) -> int:
-    """exact (and MiniMalloc) on generated challenging instances, seconds each."""
+    """exact (and MiniMalloc) on generated challenging instances, seconds each. Both
+    get ``limit`` CPU seconds (exact through its clock, MiniMalloc through RLIMIT_CPU):
+    on a shared machine a wall-clock limit measures the load as much as the solver."""
     print(f"load average {os.getloadavg()[0]:.2f}; exact limit {limit:.0f} s, capacity {CHALLENGING_CAPACITY}")
-    print("seconds are wall/CPU; the time limits are wall time")
+    print("seconds are wall/CPU; the limits are CPU seconds")
     print(f"{'seed':<6}{'buffers':>8}{'greedy R':>10}{'exact s':>13}  {'exact':<18}{'pool R':>8}{'MiniMalloc s':>14}")
     fitted = mm_fitted = 0
     exact_total = mm_total = 0.0
@@ -193,7 +204,7 @@ def generated(seeds: range, limit: float, minimalloc: str | None) -> int:
             rows = challenging_instance(seed)
             problem = Problem.from_intervals(rows)
             start, cpu_start = time.perf_counter(), time.process_time()
-            plan = exact(problem, capacity=CHALLENGING_CAPACITY, time_limit=limit)
+            plan = exact(problem, capacity=CHALLENGING_CAPACITY, time_limit=limit, clock=time.process_time)
             seconds = time.perf_counter() - start
             cpu = time.process_time() - cpu_start
             fits = plan.pool_size <= CHALLENGING_CAPACITY
@@ -209,12 +220,12 @@ def generated(seeds: range, limit: float, minimalloc: str | None) -> int:
                 try:
                     done = subprocess.run(
                         [minimalloc, f"--capacity={CHALLENGING_CAPACITY}", f"--input={source}", f"--output={source}.out"],
-                        capture_output=True, timeout=limit,
+                        capture_output=True, timeout=50 * limit, preexec_fn=lambda: _cpu_limit(limit),
                     )
                     mm_seconds = time.perf_counter() - start
                     mm_ok = done.returncode == 0 and Path(f"{source}.out").exists()
                 except subprocess.TimeoutExpired:
-                    mm_seconds, mm_ok = limit, False
+                    mm_seconds, mm_ok = 50 * limit, False
                 mm_fitted += mm_ok
                 mm_total += mm_seconds
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -242,23 +253,33 @@ def cpu_timed(run):
 
 
 def scaling(n: int) -> int:
-    """greedy on generated traces of n and 10 n buffers, beside best fit by size
-    (CPU seconds)."""
+    """greedy on generated traces of n / 10, n and 10 n buffers, beside best fit by
+    size (CPU seconds), with the growth exponent of each step (1 = linear; n log n
+    gives about 1.08 from 62,000 to 620,000)."""
     print(f"load average {os.getloadavg()[0]:.2f}; CPU seconds")
-    print(f"{'buffers':>9}{'conflicts':>13}{'greedy s':>10}{'R':>8}  {'strategy':<22}{'size s':>8}{'R':>8}{'greedy/size':>12}")
-    seconds = {}
-    for count in (n, 10 * n):
+    print(
+        f"{'buffers':>9}{'conflicts':>13}{'greedy s':>10}{'R':>8}  {'strategy':<22}{'size s':>8}{'R':>8}"
+        f"{'greedy exp':>11}{'size exp':>9}"
+    )
+    previous = None
+    for count in (n // 10, n, 10 * n):
         problem = Problem.from_intervals(trace_instance(count))
         lower = problem.lower_bound()
         plan, took = cpu_timed(lambda: greedy(problem))
         by_size, size_took = cpu_timed(lambda: greedy(problem, order="size"))
-        seconds[count] = took
+        growth = ""
+        if previous is not None:
+            scale = np.log(count / previous[0])
+            growth = f"{np.log(took / previous[1]) / scale:>11.2f}{np.log(size_took / previous[2]) / scale:>9.2f}"
         print(
             f"{count:>9}{problem.conflict_count():>13}{took:>10.2f}{plan.pool_size / lower:>8.4f}  {plan.strategy:<22}"
-            f"{size_took:>8.2f}{by_size.pool_size / lower:>8.4f}{took / size_took:>12.2f}",
+            f"{size_took:>8.2f}{by_size.pool_size / lower:>8.4f}{growth}",
             flush=True,
         )
-    print(f"10x buffers: {seconds[10 * n] / seconds[n]:.1f}x the greedy time")
+        if previous is not None and count == 10 * n:
+            print(f"10x buffers: {took / previous[1]:.1f}x the greedy time, {size_took / previous[2]:.1f}x best fit by size's")
+        previous = (count, took, size_took)
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
     return 0
 
 
