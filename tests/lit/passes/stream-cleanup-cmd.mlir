@@ -59,3 +59,16 @@ util.func public @empty_and_immediate(%r: !stream.resource<transient>, %n: index
   } => !stream.timepoint
   util.return %0 : !stream.timepoint
 }
+
+// -----
+
+// A no-op execute after a real wait keeps the wait (IREE 3.13 drops it).
+
+// CHECK-LABEL: @noop_keeps_wait
+// CHECK-SAME: (%[[T:[^:]+]]: !stream.timepoint,
+// CHECK-NEXT: util.return %[[T]]
+util.func public @noop_keeps_wait(%t: !stream.timepoint, %r: !stream.resource<transient>, %n: index) -> !stream.timepoint {
+  %0 = stream.cmd.execute await(%t) => with(%r as %a: !stream.resource<transient>{%n}) {
+  } => !stream.timepoint
+  util.return %0 : !stream.timepoint
+}

@@ -4,7 +4,8 @@ those ops' `CanonicalizedBy` trait returns).
 
 - `stream.cmd.execute`: an await on `stream.timepoint.immediate` is dropped; an
   execute whose timepoint nobody uses goes (IREE's `ElideUnusedOp`: work nobody
-  waits on is not needed); one with an empty body is an immediate timepoint.
+  waits on is not needed); one with an empty body is its await timepoint
+  (immediate without one; IREE makes it immediate in both cases).
 - `stream.cmd.serial` / `stream.cmd.concurrent` with an empty body go.
 
 IREE also folds subviews into the commands' ranges, chains dependent awaits,
@@ -27,9 +28,17 @@ def _only_yield(op: Operation) -> bool:
 
 
 class ElideNoOpExecute(RewritePattern):
+    """An execute with nothing to do is its await timepoint (immediate without
+    one). IREE makes it immediate even after an await, dropping the wait; memplan
+    keeps the ordering, as for `stream.async.execute`."""
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cmd.CmdExecuteOp, rewriter: PatternRewriter, /):
-        if _only_yield(op):
+        if not _only_yield(op):
+            return
+        if op.await_timepoint is not None:
+            rewriter.replace_op(op, [], [op.await_timepoint])
+        else:
             rewriter.replace_op(op, stream.TimepointImmediateOp())
 
 
