@@ -61,6 +61,7 @@ from memplan.dialects.util_values import (
     PropDict,
     VariantType,
     is_object_compatible,
+    verify_no_inherent_attributes,
 )
 from memplan.interfaces import OperandEffects, all_results, operands_named
 from memplan.printing import AsmResultNames, FixedResultNames, sanitize_ssa_name
@@ -173,6 +174,11 @@ class CompositeAttr(ParametrizedAttribute, SizedStorageAttr):
 
     def storage_size(self) -> int | None:
         return self.total_length.data
+
+    @property
+    def asm_alias(self) -> str:
+        """IREE's alias, `#composite_of_<N>b`."""
+        return f"composite_of_{self.total_length.data}b"
 
     def verify(self) -> None:
         total = 0
@@ -460,7 +466,8 @@ class ConstantProps(PropDict):
     mime_type: AttributeVariable
 
 
-def _verify_alignment(alignment: IntegerAttr | None) -> None:
+def _verify_alignment(op: IRDLOperation, alignment: IntegerAttr | None) -> None:
+    verify_no_inherent_attributes(op)
     if alignment is not None:
         value = alignment.value.data
         if value > 0 and value & (value - 1):
@@ -504,7 +511,7 @@ class BufferConstantOp(IRDLOperation):
     def verify_(self) -> None:
         if storage_size(self.value) is None:
             raise VerifyException("unsupported non-serializable constant attribute type")
-        _verify_alignment(self.alignment)
+        _verify_alignment(self, self.alignment)
 
 
 @irdl_op_definition
@@ -531,7 +538,7 @@ class BufferAllocOp(IRDLOperation):
     )
 
     def verify_(self) -> None:
-        _verify_alignment(self.alignment)
+        _verify_alignment(self, self.alignment)
 
 
 @irdl_op_definition
@@ -579,6 +586,9 @@ class BufferSliceOp(IRDLOperation):
         "attr-dict `:` type($source) `` `{` "
         "$source_size `}` `->` type($result) `` `{` $result_size `}`"
     )
+
+    def verify_(self) -> None:
+        _verify_alignment(self, self.alignment)
 
 
 @irdl_op_definition

@@ -162,6 +162,12 @@ class IntAssumptionAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        return cls.parse_after_angle(parser)
+
+    @staticmethod
+    def parse_after_angle(parser: AttrParser) -> tuple[Attribute, ...]:
+        """The assumptions and the closing `>`, once the `<` is read."""
         values: dict[str, int] = {}
 
         def entry() -> None:
@@ -172,11 +178,9 @@ class IntAssumptionAttr(ParametrizedAttribute):
             parser.parse_punctuation("=")
             values[key] = parser.parse_integer(allow_negative=False)
 
-        with parser.in_angle_brackets():
-            if parser.parse_optional_punctuation(">") is None:
-                parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
-            else:
-                parser.pos -= 1  # in_angle_brackets reads the `>`
+        if parser.parse_optional_punctuation(">") is None:
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+            parser.parse_punctuation(">")
         return tuple(
             IntAttr(values[k]) if k in values else NoneAttr() for k in _ASSUMPTION_KEYS
         )
@@ -220,8 +224,8 @@ class NullAttr(TypedAttribute):
 
 @irdl_attr_definition
 class ByteRangeAttr(ParametrizedAttribute):
-    """`#util.byte_range<offset, length>`, also read as `<[start to end]>` with
-    `[`/`(` and `]`/`)` for inclusive/exclusive ends."""
+    """`#util.byte_range<offset, length>` (IREE's parser has a `[start to end)`
+    form that its own lexer rejects, so neither does memplan read it)."""
 
     name = "util.byte_range"
 
@@ -231,24 +235,9 @@ class ByteRangeAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> tuple[IntAttr, IntAttr]:
         with parser.in_angle_brackets():
-            opening = parser.parse_optional_punctuation("[") or (
-                parser.parse_optional_punctuation("(")
-            )
-            if opening is None:
-                offset = parser.parse_integer()
-                parser.parse_punctuation(",")
-                return IntAttr(offset), IntAttr(parser.parse_integer())
-            start = parser.parse_integer()
-            parser.parse_keyword("to")
-            end = parser.parse_integer()
-            closing = parser.parse_optional_punctuation("]") or (
-                parser.parse_optional_punctuation(")")
-            )
-            if closing is None:
-                parser.raise_error("expected ] or ) to end range")
-        start = start if opening == "[" else start + 1
-        end = end if closing == "]" else end - 1
-        return IntAttr(start), IntAttr(end - start)
+            offset = parser.parse_integer()
+            parser.parse_punctuation(",")
+            return IntAttr(offset), IntAttr(parser.parse_integer())
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.offset.data}, {self.length.data}>")
@@ -332,6 +321,17 @@ class PropDict(CustomDirective):
         printer.print_string(">")
         state.should_emit_space = True
         state.last_was_punctuation = False
+
+
+def verify_no_inherent_attributes(op: IRDLOperation) -> None:
+    """IREE 3.13 reads an op's properties only from their `<...>` dictionary: the
+    same names among the discardable attributes are an error."""
+    for name in op.get_irdl_definition().properties:
+        if name in op.attributes:
+            raise VerifyException(
+                f"inherent attribute '{name}' cannot be parsed from attr-dict when "
+                "strict properties in assembly format is enabled"
+            )
 
 
 @irdl_custom_directive
@@ -468,6 +468,9 @@ class NumericOptionalNarrowOp(IRDLOperation):
         "$operand `:` type($operand) `as` $semantic_type "
         "custom<NarrowRange>($min_value, $max_value) attr-dict"
     )
+
+    def verify_(self) -> None:
+        verify_no_inherent_attributes(self)
 
 
 # --------------------------------------------------------------------------------
@@ -686,14 +689,13 @@ class SwitchOp(IRDLOperation):
 
 def _parse_assumption(parser: Parser) -> IntAssumptionAttr:
     """An assumption stripped (`<umin = 0>`) or in full (`#util.int.assumption<..>`)."""
+    if parser.parse_optional_punctuation("<") is not None:
+        return IntAssumptionAttr.new(IntAssumptionAttr.parse_after_angle(parser))
     pos = parser.pos
-    if parser.parse_optional_characters("#") is not None:
-        parser.pos = pos
-        attr = parser.parse_attribute()
-        if not isinstance(attr, IntAssumptionAttr):
-            parser.raise_error("expected an #util.int.assumption", pos)
-        return attr
-    return IntAssumptionAttr.new(IntAssumptionAttr.parse_parameters(parser))
+    attr = parser.parse_attribute()
+    if not isinstance(attr, IntAssumptionAttr):
+        parser.raise_error("expected an #util.int.assumption", pos)
+    return attr
 
 
 @irdl_op_definition

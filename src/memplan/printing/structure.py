@@ -36,15 +36,17 @@ class DefaultDialect(OpTrait):
 
 
 def _alias_stem(attribute: Attribute) -> str | None:
-    """The alias an attribute asks to be printed under (`asm_alias` on its class);
-    MLIR's builtin dialect aliases affine maps and sets as `#map`, `#set`."""
+    """The alias an attribute asks to be printed under (`asm_alias` on its class,
+    or a property when it depends on the parameters); MLIR's builtin dialect
+    aliases affine maps and sets as `#map`, `#set`."""
     if isinstance(attribute, TypeAttribute):
         return None
     if isinstance(attribute, AffineMapAttr):
         return "map"
     if isinstance(attribute, AffineSetAttr):
         return "set"
-    return getattr(type(attribute), "asm_alias", None)
+    stem = getattr(attribute, "asm_alias", None)
+    return stem if isinstance(stem, str) else None
 
 
 def _mlir_syntax_classes() -> dict[str, type[Operation]]:
