@@ -232,6 +232,19 @@ util.func public @tensor_clone_into_load(%r: !stream.resource<external>, %n: ind
   util.return %2 : f16
 }
 
+// CHECK-LABEL: @needless_clone_before_load
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<*>, %[[N:.+]]: index
+util.func public @needless_clone_before_load(%r: !stream.resource<*>, %n: index, %i: index) -> f16 {
+  // CHECK-NOT: stream.tensor.clone
+  // CHECK-NOT: stream.tensor.slice
+  // CHECK: %[[T:.+]] = stream.async.transfer %[[R]] : !stream.resource<*>{%[[N]]}
+  // CHECK: stream.tensor.load %[[T]]
+  %0 = stream.tensor.clone %r : tensor<8xf16> in !stream.resource<*>{%n} -> tensor<8xf16> in !stream.resource<*>{%n}
+  %1 = stream.async.transfer %0 : !stream.resource<*>{%n} -> !stream.resource<staging>{%n}
+  %2 = stream.tensor.load %1[%i] : tensor<8xf16> in !stream.resource<staging>{%n} -> f16
+  util.return %2 : f16
+}
+
 // CHECK-LABEL: @reshaping_clone_stays
 util.func public @reshaping_clone_stays(%r: !stream.resource<external>, %n: index, %i: index) -> f16 {
   // CHECK: stream.tensor.clone

@@ -914,7 +914,9 @@ class FoldTensorCloneIntoLoad(RewritePattern):
         if transfer is None:
             return
         clone = transfer.source.owner
-        if not isinstance(clone, stream.TensorCloneOp):
+        # A needless clone goes away by itself, and the whole load stays (as in
+        # IREE, whose driver elides the clone first).
+        if not isinstance(clone, stream.TensorCloneOp) or _needless_tensor_clone(clone):
             return
         encoding = op.source_encoding
         if not (clone.source_encoding == clone.result_encoding == encoding) or (
@@ -986,17 +988,22 @@ class FoldTensorExportOfImport(RewritePattern):
             _replace(rewriter, op, [imported.source])
 
 
+def _needless_tensor_clone(op: stream.TensorCloneOp) -> bool:
+    """A clone to the same encoding and type whose source is used only by it: the
+    source itself will do."""
+    return (
+        op.source.type == op.result.type
+        and op.source_encoding == op.result_encoding
+        and op.source.has_one_use()
+    )
+
+
 class FoldTensorClone(RewritePattern):
-    """A clone to the same encoding and type, whose source is used only here, is
-    the source."""
+    """A needless clone (`_needless_tensor_clone`) is its source."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: stream.TensorCloneOp, rewriter: PatternRewriter, /):
-        if (
-            op.source.type == op.result.type
-            and op.source_encoding == op.result_encoding
-            and len(list(op.source.uses)) == 1
-        ):
+        if _needless_tensor_clone(op):
             _replace(rewriter, op, [op.source])
 
 
