@@ -233,7 +233,7 @@ util.func public @tensor_clone_into_load(%r: !stream.resource<external>, %n: ind
 }
 
 // CHECK-LABEL: @needless_clone_before_load
-// CHECK-SAME: (%[[R:.+]]: !stream.resource<*>, %[[N:.+]]: index
+// CHECK-SAME: (%[[R:[^:]+]]: !stream.resource<*>, %[[N:[^:]+]]: index,
 util.func public @needless_clone_before_load(%r: !stream.resource<*>, %n: index, %i: index) -> f16 {
   // CHECK-NOT: stream.tensor.clone
   // CHECK-NOT: stream.tensor.slice
