@@ -9,6 +9,7 @@ file is written only when everything succeeded, and atomically.
 from __future__ import annotations
 
 import io
+import gc
 import os
 import sys
 import time
@@ -271,6 +272,10 @@ def _run_chunk(
             emit(parse_error_diagnostic(error, text, name))
             return None
         timing.add("Parser", time.perf_counter() - start)
+        # The parsed module is most of the heap and lives until the process ends:
+        # frozen, the collector no longer traverses it on every full collection
+        # while passes and printing make their (collectable) garbage.
+        gc.freeze()
         verify_module(module)
         for scheduled in passes:
             start = time.perf_counter()
@@ -400,7 +405,10 @@ def run(argv: list[str]) -> int:
     for chunk in chunks:
         emitted: list[Diagnostic] = []
         with diagnostic_handler(emitted.append):
-            printed = _run_chunk(ctx, chunk.text, name, passes, args, timing, statistics)
+            try:
+                printed = _run_chunk(ctx, chunk.text, name, passes, args, timing, statistics)
+            finally:
+                gc.unfreeze()  # the chunk's module may be collected again (main() in-process)
         if args.verify_diagnostics:
             problems = check(
                 collect_expectations(chunk.text, name),
