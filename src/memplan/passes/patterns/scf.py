@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from xdsl.dialects import scf
-from xdsl.ir import Block, BlockArgument, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -33,25 +33,23 @@ def _forward(rewriter: PatternRewriter, old: SSAValue, new: SSAValue) -> None:
     new.name_hint = name
 
 
-def _blocks(op: scf.WhileOp) -> tuple[Block, Block] | None:
+def _parts(op: scf.WhileOp) -> tuple[Block, Block, scf.ConditionOp, Operation] | None:
+    """The before and after blocks of a well-formed loop, with their terminators."""
     before, after = op.before_region.blocks.first, op.after_region.blocks.first
-    if before is None or after is None:
+    if before is None or after is None or after.last_op is None:
         return None
-    if not isinstance(before.last_op, scf.ConditionOp) or after.last_op is None:
+    condition = before.last_op
+    if not isinstance(condition, scf.ConditionOp):
         return None
-    return before, after
+    return before, after, condition, after.last_op
 
 
 class RemoveLoopInvariantArgsFromBeforeBlock(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter, /):
-        blocks = _blocks(op)
-        if blocks is None:
+        if (parts := _parts(op)) is None:
             return
-        before, after = blocks
-        condition = before.last_op
-        yielded = after.last_op
-        assert isinstance(condition, scf.ConditionOp) and yielded is not None
+        before, after, condition, yielded = parts
         inits = list(op.arguments)
         invariant: list[int] = []
         for i, (init, value) in enumerate(zip(inits, yielded.operands)):
@@ -81,11 +79,9 @@ def _drop_results(
 ) -> None:
     """The loop without the results (and after-block arguments) in `dropped`, each
     replaced by its value there (None: it had no uses)."""
-    blocks = _blocks(op)
-    assert blocks is not None
-    before, after = blocks
-    condition = before.last_op
-    assert isinstance(condition, scf.ConditionOp)
+    parts = _parts(op)
+    assert parts is not None
+    _, after, condition, _ = parts
     count = len(op.results)
     for i in sorted(dropped, reverse=True):
         value = dropped[i]
@@ -114,12 +110,9 @@ def _drop_results(
 class RemoveLoopInvariantValueYielded(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter, /):
-        blocks = _blocks(op)
-        if blocks is None:
+        if (parts := _parts(op)) is None:
             return
-        before, _ = blocks
-        condition = before.last_op
-        assert isinstance(condition, scf.ConditionOp)
+        before, _, condition, _ = parts
         outside = {
             i: value for i, value in enumerate(condition.args)
             if _defining_block(value) is not before
@@ -137,10 +130,9 @@ def _defining_block(value: SSAValue) -> Block | None:
 class WhileUnusedResult(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter, /):
-        blocks = _blocks(op)
-        if blocks is None:
+        if (parts := _parts(op)) is None:
             return
-        _, after = blocks
+        after = parts[1]
         unused: dict[int, SSAValue | None] = {
             i: None for i, result in enumerate(op.results)
             if not result.uses and not after.args[i].uses
