@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
 )
 
 from memplan.analysis.aliasing import static_bytes
-from memplan.analysis.data_layout import abi_alignment, alloc_size
+from memplan.analysis.data_layout import abi_alignment, alloc_size, stream_element_bytes
 from memplan.interpreter.memory import dtype_of
 
 f16, bf16, f32, f64 = Float16Type(), BFloat16Type(), Float32Type(), Float64Type()
@@ -105,3 +105,26 @@ INTERPRETED = {"i1", "i7", "i8", "i9", "i16", "i17", "i24", "i32", "i33", "i48",
                          ids=lambda x: str(x) if not isinstance(x, int) else None)
 def test_the_interpreter_stores_elements_in_their_alloc_size(element, llvm, expected):
     assert dtype_of(element).itemsize == expected
+
+
+# What iree-opt 3.13 sizes one element as, read off the slice its
+# `FoldAsyncCloneIntoLoad` folder makes for a load of that type (the
+# `arith.constant` byte count of the staged slice), not computed here.
+IREE_ELEMENT_BYTES = [
+    (IntegerType(1), 1),
+    (IntegerType(24), 4),
+    (IntegerType(65), 16),
+    (bf16, 2),
+    (f64, 8),
+    (ComplexType(f32), 8),
+    (VectorType(IntegerType(8), [3]), 3),
+]
+
+
+@pytest.mark.parametrize("element, expected", IREE_ELEMENT_BYTES, ids=str)
+def test_stream_element_bytes_are_iree_opts(element, expected):
+    assert stream_element_bytes(element) == expected
+
+
+def test_stream_element_bytes_unknown_for_opaque_types():
+    assert stream_element_bytes(NoneType()) is None
