@@ -21,6 +21,10 @@ x86-64's (hip-ep's host, and a 64-bit device pointer):
 
 `tests/unit/analysis/test_data_layout.py` pins these to what LLVM's `opt` computes
 for `getelementptr (T, null, 1)` under that layout.
+
+IREE's stream dialect sizes elements by its own rule (`stream_element_bytes`, its
+rounded element byte width), which its folders use; the same test file pins that to
+what `iree-opt` 3.13 computes.
 """
 
 from __future__ import annotations
