@@ -341,3 +341,27 @@ util.func public @complex_splats(%n: index) -> (!stream.resource<constant>, !str
   // CHECK: util.return %[[A]], %[[B]], %[[C]]
   util.return %0, %1, %2 : !stream.resource<constant>, !stream.resource<*>, !stream.resource<constant>
 }
+
+// -----
+
+// A fill whose 32-bit value repeats one byte fills that byte; one whose bytes
+// differ keeps its value.
+
+// CHECK-LABEL: @fills_narrow
+// CHECK-SAME: (%[[T:[^:]+]]: !stream.resource<*>
+util.func public @fills_narrow(%t: !stream.resource<*>, %n: index) -> (!stream.resource<*>, !stream.resource<*>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %ones = arith.constant 16843009 : i32
+  %mixed = arith.constant 16843010 : i32
+  // CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : i8
+  // CHECK-DAG: %[[MIXED:.+]] = arith.constant 16843010 : i32
+  // CHECK: %[[F:.+]] = stream.tensor.fill %[[ONE]], %[[T]][%{{.+}} for %{{.+}}] : i8 -> tensor<4xi32> in %[[T]]
+  // CHECK: stream.tensor.fill %[[MIXED]], %[[F]]{{.+}} : i32 ->
+  %0 = stream.tensor.fill %ones, %t[%c0 for %c2] : i32 -> tensor<4xi32> in %t as !stream.resource<*>{%n}
+  %1 = stream.tensor.fill %mixed, %0[%c2 for %c2] : i32 -> tensor<4xi32> in %0 as !stream.resource<*>{%n}
+  // CHECK: stream.async.fill %[[ONE]], %[[T]]{{.+}} : i8 ->
+  %2 = stream.async.fill %ones, %t[%c0 to %c8 for %c8] : i32 -> %t as !stream.resource<*>{%n}
+  util.return %1, %2 : !stream.resource<*>, !stream.resource<*>
+}

@@ -584,12 +584,15 @@ def _narrow_constant(rewriter: PatternRewriter, op: Operation, value: SSAValue) 
 
 
 class NarrowSplatPattern(RewritePattern):
-    """A splat of a constant whose bytes repeat a narrower pattern splats that
-    pattern (fills of i8 are the cheapest and compare equal)."""
+    """A splat or fill of a constant whose bytes repeat a narrower pattern uses
+    that pattern (fills of i8 are the cheapest and compare equal)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: stream.TensorSplatOp | stream.AsyncSplatOp, rewriter: PatternRewriter, /
+        self,
+        op: stream.TensorSplatOp | stream.AsyncSplatOp | stream.TensorFillOp
+        | stream.AsyncFillOp,
+        rewriter: PatternRewriter, /
     ):
         narrowed = _narrow_constant(rewriter, op, op.value)
         if narrowed is not None:
