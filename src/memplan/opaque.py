@@ -209,7 +209,9 @@ class OpaqueBodyParser(Parser):
         name = self._peek_op_name()
         if stack and name in stack[-1] and self._current_token.kind != MLIRTokenKind.PERCENT_IDENT:
             return self._parse_opaque_op(generic=self._current_token.kind == MLIRTokenKind.STRING_LIT)
-        op_type = self.ctx.get_optional_op(name) if name else None
+        # Only a known op: asking with unregistered ops allowed would cache an
+        # unregistered `return` and hide the default dialect's `func.return`.
+        op_type = self.ctx._get_known_op(name) if name else None
         trait = op_type.get_trait(OpaqueBodies) if op_type is not None and hasattr(op_type, "get_trait") else None
         stack.append(trait.ops if trait is not None else ())
         try:

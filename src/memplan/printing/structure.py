@@ -202,7 +202,7 @@ class MlirStructurePrinter(Printer):
         super().print_attribute(attribute)
 
     def print_op(self, op: Operation) -> None:
-        if op.has_trait(PrintsVerbatim):
+        if op.has_trait(PrintsVerbatim, value_if_unregistered=False):
             op.print_verbatim(self)  # type: ignore[attr-defined]
             return
         if self.print_generic_format or custom_syntax_class(op).print is Operation.print:
