@@ -79,6 +79,7 @@ def attach_trait(op_type: type[Operation], trait: OpTrait) -> None:
     traits = _EXTERNAL_TRAITS.setdefault(op_type, [])
     traits[:] = [t for t in traits if type(t) is not type(trait)]
     traits.append(trait)
+    _INTERFACES.clear()
 
 
 _MODELS_LOADED = False
@@ -103,12 +104,29 @@ def _external_traits(op: Operation) -> list[OpTrait]:
     return []
 
 
+_INTERFACES: dict[tuple[type[Operation], type[OpTrait]], tuple[object, OpTrait | None]] = {}
+"""`get_interface`'s answers by op class, each with the class's own trait set it
+was found among (xDSL's `add_trait` replaces that set; `attach_trait` clears all):
+the passes ask every op of a module several interfaces."""
+
+
 def get_interface(op: Operation, trait_type: type[TraitT]) -> TraitT | None:
     """The op's implementation of an interface: external model first, then its own."""
+    cls = type(op)
+    own = cls.traits.traits
+    key = (cls, trait_type)
+    known = _INTERFACES.get(key)
+    if known is not None and known[0] is own:
+        return known[1]  # type: ignore[return-value]
+    found: OpTrait | None = None
     for trait in _external_traits(op):
         if isinstance(trait, trait_type):
-            return trait
-    return op.get_trait(trait_type)
+            found = trait
+            break
+    else:
+        found = op.get_trait(trait_type)
+    _INTERFACES[key] = (own, found)
+    return found  # type: ignore[return-value]
 
 
 def memory_effects(op: Operation) -> Set[EffectInstance] | None:

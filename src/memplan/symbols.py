@@ -14,7 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+)
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.traits import SymbolOpInterface, SymbolTable
 
@@ -27,6 +38,12 @@ __all__ = [
 ]
 
 
+_WITHOUT_REFS = (IntegerAttr, FloatAttr, DenseArrayBase, StringAttr, UnitAttr, IntegerType, IndexType)
+"""Attributes whose parameters can hold no symbol reference (numbers, strings and
+their types): every op has fresh ones (an allocation's alignment, a constant's
+value), which the memo would only store."""
+
+
 class SymbolRefScanner:
     """The symbol references nested in attributes, memoized per attribute object
     (the same attribute is shared by many ops)."""
@@ -35,6 +52,8 @@ class SymbolRefScanner:
         self._memo: dict[int, tuple[Attribute, tuple[SymbolRefAttr, ...]]] = {}
 
     def scan(self, attr: Attribute) -> tuple[SymbolRefAttr, ...]:
+        if isinstance(attr, _WITHOUT_REFS):
+            return ()
         found = self._memo.get(id(attr))
         if found is not None:
             return found[1]
