@@ -21,7 +21,9 @@ into but must print back exactly:
   source's alias table. The printer writes that text in place, in both custom
   and generic output; MLIR reads a custom-form op inside a generic region, so
   generic output stays valid. The container's other ops (`stream.executable.
-  export`, whose symbols dispatches reference) are parsed as usual.
+  export`, whose symbols dispatches reference) are parsed as usual; a kept op
+  that defines a symbol (`hal.executable.export public @run`) is an
+  :class:`OpaqueSymbolOp`, so references to it still resolve.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, prop_def, traits_def
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, OpTrait
+from xdsl.traits import IsolatedFromAbove, OpTrait, SymbolOpInterface
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 __all__ = [
@@ -49,11 +51,13 @@ __all__ = [
     "OpaqueBodies",
     "OpaqueBodyParser",
     "OpaqueOp",
+    "OpaqueSymbolOp",
+    "resolve_aliases",
 ]
 
-PARTIAL_DIALECTS = frozenset({"iree_tensor_ext"})
-"""Dialects memplan registers only a few ops of; their other attributes and types
-are opaque."""
+PARTIAL_DIALECTS = frozenset({"iree_tensor_ext", "hal"})
+"""Dialects memplan models only in part; their other attributes and types
+(`#hal.pipeline.layout<...>` on a HAL executable's exports) are opaque."""
 
 
 @dataclass
@@ -108,6 +112,7 @@ class OpaqueAttr(ParametrizedAttribute):
         body = ""
         if parser._current_token.kind == MLIRTokenKind.LESS:
             body = "<" + parser._parse_dialect_symbol_body() + ">"
+            body = resolve_aliases(body, parser.attribute_aliases)
         type: Attribute = NoneAttr()
         if not issubclass(cls, TypeAttribute) and parser.parse_optional_punctuation(":") is not None:
             type = parser.parse_type()
@@ -161,6 +166,12 @@ class OpaqueOp(IRDLOperation):
     def __init__(self, text: str):
         super().__init__(properties={"text": StringAttr(text)})
 
+    @staticmethod
+    def of(text: str) -> OpaqueOp:
+        """An `OpaqueSymbolOp` when the text defines a symbol, else an `OpaqueOp`."""
+        name = _defined_symbol(text)
+        return OpaqueOp(text) if name is None else OpaqueSymbolOp(text, name)
+
     @property
     def op_name(self) -> str:
         """The kept op's name (`builtin.module`)."""
@@ -169,6 +180,42 @@ class OpaqueOp(IRDLOperation):
 
     def print_verbatim(self, printer: Printer) -> None:
         printer.print_string(self.text.data)
+
+
+@irdl_op_definition
+class OpaqueSymbolOp(IRDLOperation):
+    """A kept op that defines a symbol (`hal.executable.export public @entry ...`):
+    as `OpaqueOp`, plus its `sym_name`, so references to it resolve."""
+
+    name = "memplan.opaque_symbol"
+
+    text = prop_def(StringAttr)
+    sym_name = prop_def(StringAttr)
+
+    traits = traits_def(IsolatedFromAbove(), PrintsVerbatim(), SymbolOpInterface())
+
+    def __init__(self, text: str, sym_name: str):
+        super().__init__(properties={"text": StringAttr(text), "sym_name": StringAttr(sym_name)})
+
+    print_verbatim = OpaqueOp.print_verbatim
+
+
+_CUSTOM_SYMBOL = re.compile(r'[\w.$-]+\s+(?:(?:public|private|nested)\s+)?@(?:"((?:[^"\\]|\\.)*)"|([\w$.-]+))')
+_GENERIC_SYMBOL = re.compile(r'sym_name = "((?:[^"\\]|\\.)*)"')
+
+
+def _defined_symbol(text: str) -> str | None:
+    """The symbol a kept op's text defines: `@name` after its name (and
+    visibility) in the custom form; its own `sym_name` property in the generic
+    form (searched before its regions)."""
+    if text.startswith('"'):
+        head = text.split("({", 1)[0]
+        match = _GENERIC_SYMBOL.search(head)
+        return match.group(1) if match else None
+    match = _CUSTOM_SYMBOL.match(text)
+    if match is None:
+        return None
+    return match.group(1) if match.group(1) is not None else match.group(2)
 
 
 def _dedent(text: str, column: int) -> str:
@@ -194,7 +241,21 @@ def _attribute_text(attribute: Attribute) -> str:
 
 _OPEN = {MLIRTokenKind.L_BRACE, MLIRTokenKind.L_PAREN, MLIRTokenKind.L_SQUARE}
 _CLOSE = {MLIRTokenKind.R_BRACE, MLIRTokenKind.R_PAREN, MLIRTokenKind.R_SQUARE}
-_ALIAS_REFS = {MLIRTokenKind.HASH_IDENT, MLIRTokenKind.EXCLAMATION_IDENT}
+_ALIAS_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|[#!][A-Za-z_][\w$.-]*')
+
+
+def resolve_aliases(text: str, aliases: dict[str, Attribute]) -> str:
+    """`text` with each alias reference (`#map`, `!t`) outside string literals
+    replaced by the attribute it names: kept text must not depend on the source's
+    alias table, which memplan does not print."""
+    if not aliases:
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        found = aliases.get(match.group())
+        return match.group() if found is None else _attribute_text(found)
+
+    return _ALIAS_OR_STRING.sub(replace, text)
 _RESULTS_THEN_NAME = re.compile(r'(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*"?([\w.$-]+)')
 
 
@@ -231,58 +292,54 @@ class OpaqueBodyParser(Parser):
             return token.span.text
         return ""
 
-    def _parse_opaque_op(self, generic: bool) -> OpaqueOp:
-        """From the op's name to its end: a custom op ends with the region after its
-        name, symbol and `attributes {...}`; a generic one with the results of its
-        function type (`: () -> ()`); then an optional `loc(...)`."""
+    def _parse_opaque_op(self, generic: bool) -> OpaqueOp | OpaqueSymbolOp:
+        """From the op's name to its end. A generic op ends with the results of its
+        function type (`: () -> ()`) and an optional `loc(...)`; a custom op, whose
+        syntax is unknown here, ends where a line ends outside any bracket (MLIR's
+        printer puts every op on a line of its own, and opens a region at the end
+        of its line: `... {`, `} <workgroup_size = [..]>`)."""
         content = self._current_token.span.input.content
         start = self._current_token.span.start
         column = start - (content.rfind("\n", 0, start) + 1)
-        pieces: list[str] = []
-        last = end = start
-        # Per open bracket: whether closing it ends the op.
-        open_ends: list[bool] = []
+        end = start
+        depth = 0
         previous: MLIRTokenKind | None = None
-        previous_text = ""
         seen_colon = False
+        results_depth: int | None = None
         while True:
             token = self._current_token
             kind = token.kind
             if kind == MLIRTokenKind.EOF:
                 self.raise_error("unterminated op kept as text", at_position=start)
-            if kind in _ALIAS_REFS and token.span.text in self.attribute_aliases:
-                pieces.append(content[last : token.span.start])
-                pieces.append(_attribute_text(self.attribute_aliases[token.span.text]))
-                last = token.span.end
             end = token.span.end
             self._consume_token()
             if kind in _OPEN:
-                if open_ends:
-                    open_ends.append(False)
-                elif generic:
-                    open_ends.append(seen_colon and previous == MLIRTokenKind.ARROW)
-                else:
-                    attributes = previous == MLIRTokenKind.BARE_IDENT and previous_text == "attributes"
-                    open_ends.append(kind == MLIRTokenKind.L_BRACE and not attributes)
+                if generic and depth == 0 and seen_colon and previous == MLIRTokenKind.ARROW:
+                    results_depth = depth
+                depth += 1
             elif kind in _CLOSE:
-                if not open_ends:
+                depth -= 1
+                if depth < 0:
                     self.raise_error("unbalanced bracket in op kept as text", at_position=token.span.start)
-                if open_ends.pop():
-                    break
-            elif kind == MLIRTokenKind.COLON and not open_ends:
+            elif kind == MLIRTokenKind.COLON and depth == 0:
                 seen_colon = True
-            previous, previous_text = kind, token.span.text
+            previous = kind
+            if depth != 0:
+                continue
+            if generic:
+                if results_depth is not None:
+                    break
+            elif "\n" in content[end : self._current_token.span.start]:
+                break
         token = self._current_token
-        if token.kind == MLIRTokenKind.BARE_IDENT and token.span.text == "loc":
-            self._consume_token()
-            depth = 0
+        if generic and token.kind == MLIRTokenKind.BARE_IDENT and token.span.text == "loc":
             while True:
                 kind = self._current_token.kind
                 end = self._current_token.span.end
                 self._consume_token()
                 depth += (kind in _OPEN) - (kind in _CLOSE)
-                if depth == 0:
+                if kind in _CLOSE and depth == 0:
                     break
-        pieces.append(content[last:end])
-        return OpaqueOp(_dedent("".join(pieces), column))
+        text = resolve_aliases(content[start:end], self.attribute_aliases)
+        return OpaqueOp.of(_dedent(text, column))
 

@@ -23,8 +23,18 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     SymbolRefAttr,
+    UnitAttr,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, TypeAttribute, TypedAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    TypeAttribute,
+    TypedAttribute,
+)
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -32,17 +42,26 @@ from xdsl.irdl import (
     operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import (
+    IsolatedFromAbove,
+    IsTerminator,
+    Pure,
+    SingleBlockImplicitTerminator,
+    SymbolOpInterface,
+    SymbolTable,
+)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from memplan.interfaces import OperandEffects, all_results
+from memplan.opaque import OpaqueBodies
 from memplan.printing.naming import AsmResultNames, FixedResultNames, sanitize_ssa_name
 
 __all__ = [
@@ -613,6 +632,188 @@ class BufferViewDimOp(IRDLOperation):
     assembly_format = _VIEW + " `` `[` $index `]` `:` type($result) attr-dict-with-keyword"
 
 
+# --------------------------------------------------------------------------------
+# Executables (after the stream phase): variants of an executable per target
+# --------------------------------------------------------------------------------
+
+
+def _parse_visibility(parser: Parser) -> StringAttr | None:
+    keyword = parser.parse_optional_visibility_keyword()
+    return None if keyword is None else StringAttr(getattr(keyword, "data", keyword))
+
+
+def _print_visibility(printer: Printer, visibility: StringAttr | None) -> None:
+    if visibility is not None:
+        printer.print_string(f" {visibility.data}")
+
+
+def _parse_body(parser: Parser, terminator: type[IRDLOperation]) -> Region:
+    """A single-block region, its implicit terminator added where it is left out."""
+    region = parser.parse_region()
+    if not region.blocks:
+        region.add_block(Block())
+    if not isinstance(region.block.last_op, terminator):
+        region.block.add_op(terminator())
+    return region
+
+
+def _print_body(printer: Printer, region: Region) -> None:
+    printer.print_string(" ")
+    printer.print_region(region, print_entry_block_args=False, print_block_terminators=False)
+
+
+def _check_parent(op: Operation, parent_type: type[Operation]) -> None:
+    parent = op.parent_op()
+    if parent is not None and not isinstance(parent, parent_type):
+        raise VerifyException(f"'{op.name}' expects parent op '{parent_type.name}'")
+
+
+@irdl_op_definition
+class ExecutableEndOp(IRDLOperation):
+    """`hal.executable_end` -- `hal.executable`'s implicit terminator."""
+
+    name = "hal.executable_end"
+
+    traits = traits_def(IsTerminator())
+
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        _check_parent(self, ExecutableOp)
+
+
+@irdl_op_definition
+class ExecutableOp(IRDLOperation):
+    """`hal.executable (private)? (lazy)? @name attr-dict-with-keyword { variants }`
+    -- an executable compiled for one or more targets. Declares no effects (IREE).
+    A variant's entry points are `@name::@variant::@export`."""
+
+    name = "hal.executable"
+
+    sym_name = prop_def(StringAttr)
+    sym_visibility = opt_prop_def(StringAttr)
+    lazy = opt_prop_def(UnitAttr)
+    body = region_def("single_block")
+
+    traits = traits_def(
+        IsolatedFromAbove(),
+        SymbolOpInterface(),
+        SymbolTable(),
+        SingleBlockImplicitTerminator(ExecutableEndOp),
+        OpaqueBodies(("hal.executable.binary",)),
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExecutableOp:
+        visibility = _parse_visibility(parser)
+        lazy = parser.parse_optional_keyword("lazy") is not None
+        name = parser.parse_symbol_name()
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls.build(
+            properties={"sym_name": name, "sym_visibility": visibility, "lazy": UnitAttr() if lazy else None},
+            regions=[_parse_body(parser, ExecutableEndOp)],
+        )
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_visibility(printer, self.sym_visibility)
+        if self.lazy is not None:
+            printer.print_string(" lazy")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        _print_body(printer, self.body)
+
+
+@irdl_op_definition
+class ExecutableVariantEndOp(IRDLOperation):
+    """`hal.executable.variant_end` -- a variant's implicit terminator."""
+
+    name = "hal.executable.variant_end"
+
+    traits = traits_def(IsTerminator())
+
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        _check_parent(self, ExecutableVariantOp)
+
+
+@irdl_op_definition
+class ExecutableVariantOp(IRDLOperation):
+    """`hal.executable.variant (public)? @name target(<"backend", "format", {..}>)
+    (objects(..))? (sources(..))? attr-dict-with-keyword { exports; module }` --
+    the executable for one target. Its exports, conditions, constant blocks and
+    module are kept as text (`memplan.opaque`); exports keep their symbol names."""
+
+    name = "hal.executable.variant"
+
+    sym_name = prop_def(StringAttr)
+    sym_visibility = opt_prop_def(StringAttr)
+    target = prop_def(ExecutableTargetAttr)
+    objects = opt_prop_def(ArrayAttr)
+    sources = opt_prop_def(DictionaryAttr)
+    body = region_def("single_block")
+
+    traits = traits_def(
+        IsolatedFromAbove(),
+        SymbolOpInterface(),
+        SymbolTable(),
+        SingleBlockImplicitTerminator(ExecutableVariantEndOp),
+        OpaqueBodies(
+            (
+                "builtin.module",
+                "hal.executable.export",
+                "hal.executable.condition",
+                "hal.executable.constant.block",
+            )
+        ),
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExecutableVariantOp:
+        visibility = _parse_visibility(parser)
+        name = parser.parse_symbol_name()
+        parser.parse_keyword("target")
+        parser.parse_punctuation("(")
+        target = ExecutableTargetAttr.new(ExecutableTargetAttr.parse_parameters(parser))
+        parser.parse_punctuation(")")
+        properties: dict[str, Attribute | None] = {
+            "sym_name": name, "sym_visibility": visibility, "target": target
+        }
+        for keyword in ("objects", "sources"):
+            if parser.parse_optional_keyword(keyword) is not None:
+                parser.parse_punctuation("(")
+                properties[keyword] = parser.parse_attribute()
+                parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls.build(properties=properties, regions=[_parse_body(parser, ExecutableVariantEndOp)])
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_visibility(printer, self.sym_visibility)
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string(" target(")
+        self.target.print_parameters(printer)
+        printer.print_string(")")
+        for keyword in ("objects", "sources"):
+            value = getattr(self, keyword)
+            if value is not None:
+                printer.print_string(f" {keyword}(")
+                printer.print_attribute(value)
+                printer.print_string(")")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        _print_body(printer, self.body)
+
+    def verify_(self) -> None:
+        _check_parent(self, ExecutableOp)
+
+
 @irdl_op_definition
 class FenceCreateOp(IRDLOperation):
     """`hal.fence.create device(%d : !hal.device) flags("None") : !hal.fence` -- a
@@ -636,6 +837,10 @@ Hal = Dialect(
     "hal",
     [
         FenceCreateOp,
+        ExecutableOp,
+        ExecutableEndOp,
+        ExecutableVariantOp,
+        ExecutableVariantEndOp,
         ElementTypeOp,
         EncodingTypeOp,
         BufferViewAssertOp,

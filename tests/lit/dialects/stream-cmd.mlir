@@ -91,8 +91,8 @@ util.func public @hal_ops(%view: !hal.buffer_view, %buf: !hal.buffer, %n: index)
 // values. Attributes of dialects memplan does not model (`#iree_codegen`,
 // `#iree_cpu`, `#acme`) print back as written, `<>` included.
 
-// CHECK-LABEL: util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {bare = #acme.marker, codegen = #iree_codegen.translation_info<pipeline = VMVXDefault>, resolver = #iree_cpu.vmvx_encoding_resolver<>}>]> : !hal.device
-util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {resolver = #iree_cpu.vmvx_encoding_resolver<>, codegen = #iree_codegen.translation_info<pipeline = VMVXDefault>, bare = #acme.marker}>]> : !hal.device
+// CHECK-LABEL: util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {bare = #acme.marker, codegen = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Default>>, resolver = #iree_cpu.vmvx_encoding_resolver<>}>]> : !hal.device
+util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {resolver = #iree_cpu.vmvx_encoding_resolver<>, codegen = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Default>>, bare = #acme.marker}>]> : !hal.device
 // CHECK-LABEL: util.global private @sel = #hal.device.select<[#hal.device.ordinal<1> : !hal.device, #hal.device.fallback<@dev> : !hal.device, #hal.device.alias<"vulkan"[2], {x = 1 : i64}> : !hal.device]> : !hal.device
 util.global private @sel = #hal.device.select<[#hal.device.ordinal<1> : !hal.device, #hal.device.fallback<@dev> : !hal.device, #hal.device.alias<"vulkan"[2], {x = 1 : i64}> : !hal.device]> : !hal.device
 // CHECK-LABEL: util.global private @bare = #hal.device.target<"local"> : !hal.device
@@ -179,4 +179,53 @@ func.func @plain_kernel(%b: !stream.binding) {
   %s = stream.dispatch.workgroup.size[2] : index
   %0 = stream.binding.subspan %b[%i] : !stream.binding -> memref<?xf32>{%n}
   return
+}
+
+// -----
+
+// A HAL executable (after the stream phase): variants are parsed, their exports,
+// conditions and modules kept as text; exports keep their symbols, so a dispatch
+// names `@hex::@cpu::@run`. A custom op kept as text ends where its line ends
+// outside brackets (`} <workgroup_size = ...>`).
+
+// CHECK-LABEL: hal.executable private @hex {
+// CHECK-NEXT:   hal.executable.variant public @cpu target(<"llvm-cpu", "elf", {acme.cfg = #acme.cfg<>}>) {
+// CHECK-NEXT:     hal.executable.export public @run ordinal(0) layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>) count(%arg0: !hal.device) -> (index, index, index) {
+// CHECK-NEXT:       %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+// CHECK-NEXT:       hal.return %x, %y, %z : index, index, index
+// CHECK-NEXT:     } <workgroup_size = [1 : index, 1 : index, 1 : index]>
+// CHECK-NEXT:     builtin.module {
+// CHECK-NEXT:       func.func @run() {
+// CHECK-NEXT:         return
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+// CHECK: stream.cmd.dispatch @hex::@cpu::@run {
+// GENERIC-LABEL: "hal.executable"() <{sym_name = "hex", sym_visibility = "private"}> ({
+// GENERIC-NEXT: "hal.executable.variant"() <{sym_name = "cpu", sym_visibility = "public", target = #hal.executable.target<"llvm-cpu", "elf", {acme.cfg = #acme.cfg<>}>}> ({
+// GENERIC-NEXT: hal.executable.export public @run
+// GENERIC: "hal.executable.variant_end"() : () -> ()
+// GENERIC: "hal.executable_end"() : () -> ()
+hal.executable private @hex {
+  hal.executable.variant public @cpu target(<"llvm-cpu", "elf", {acme.cfg = #acme.cfg<>}>) {
+    hal.executable.export public @run ordinal(0) layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>) count(%arg0: !hal.device) -> (index, index, index) {
+      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+      hal.return %x, %y, %z : index, index, index
+    } <workgroup_size = [1 : index, 1 : index, 1 : index]>
+    builtin.module {
+      func.func @run() {
+        return
+      }
+    }
+  }
+}
+util.func public @launch(%r: !stream.resource<transient>, %n: index) -> !stream.timepoint {
+  %c0 = arith.constant 0 : index
+  %0 = stream.cmd.execute with(%r as %a: !stream.resource<transient>{%n}) {
+    stream.cmd.dispatch @hex::@cpu::@run {
+      wo %a[%c0 for %n] : !stream.resource<transient>{%n}
+    }
+  } => !stream.timepoint
+  util.return %0 : !stream.timepoint
 }
