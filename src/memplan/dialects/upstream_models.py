@@ -124,6 +124,8 @@ def _attach() -> None:
         attach_trait(op_type, STREAM_PATTERNS)
     # MLIR's scf.while patterns (xDSL's op declares none).
     attach_trait(scf.WhileOp, CanonicalizedBy("memplan.passes.patterns.scf"))
+    # IREE's util.assume.int registers a pattern on arith.muli.
+    attach_trait(arith.MuliOp, CanonicalizedBy("memplan.passes.patterns.util_values"))
 
 
 _attach()

@@ -1036,6 +1036,9 @@ class FuncOp(IRDLOperation):
         entries: list[ParsedResult] = []
         if parser.parse_optional_punctuation("->") is not None:
             entries = parse_result_list(parser, sized=False, with_attrs=True)
+            # IREE also reads results without parentheses: `-> index, i64 {`.
+            while parser.parse_optional_punctuation(",") is not None:
+                entries.append(_parse_result_entry(parser, sized=False, with_attrs=False))
         ties: list[int | None] = []
         output_types: list[Attribute] = []
         for entry in entries:

@@ -58,6 +58,16 @@ util.func public @assume_rows(%a: index, %b: i64) -> (index, i64) {
 
 // -----
 
+// IREE reads the results of a util.func without parentheses, and prints them in.
+
+// CHECK-LABEL: @bare_results
+// CHECK-SAME: -> (index, i64) {
+util.func public @bare_results(%a: index, %b: i64) -> index, i64 {
+  util.return %a, %b : index, i64
+}
+
+// -----
+
 // CHECK-LABEL: @hoistable
 util.func public @hoistable(%x: i32) -> i64 {
   // CHECK: util.hoistable_conversion "widen" inverts("narrow") (%[[A:.+]] = %{{.+}}) : (i32) -> i64 {

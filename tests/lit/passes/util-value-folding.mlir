@@ -281,3 +281,24 @@ util.func public @strings(%i: index, %w: i8) -> (!util.buffer, !util.buffer, !ut
   // CHECK: util.return %{{.+}}, %{{.+}}, %[[IT]], %[[F]], %[[IT2]]
   util.return %0, %1, %2, %3, %4 : !util.buffer, !util.buffer, !util.buffer, !util.buffer, !util.buffer
 }
+
+// -----
+
+// (x / c) * c is x when x is assumed a multiple of c in every row.
+
+// CHECK-LABEL: @div_mul_of_assume
+util.func public @div_mul_of_assume(%x: index, %y: index) -> (index, index) {
+  %c4 = arith.constant 4 : index
+  %c3 = arith.constant 3 : index
+  // CHECK: %[[A:.+]]:2 = util.assume.int
+  %a:2 = util.assume.int %x[<udiv = 8>, <udiv = 12>], %y[<udiv = 8>, <umin = 1>] : index, index
+  %d = arith.divui %a#0, %c4 : index
+  %m = arith.muli %d, %c4 : index
+  // A row without a divisor leaves the product alone.
+  // CHECK: %[[D:.+]] = arith.divui %[[A]]#1, %{{.+}} : index
+  // CHECK: %[[M:.+]] = arith.muli %[[D]], %{{.+}} : index
+  %d2 = arith.divui %a#1, %c4 : index
+  %m2 = arith.muli %d2, %c4 : index
+  // CHECK: util.return %[[A]]#0, %[[M]]
+  util.return %m, %m2 : index, index
+}

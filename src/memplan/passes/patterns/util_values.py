@@ -17,7 +17,8 @@
   a switch whose cases all are the default is the default.
 - `util.assume.int`: constant operands and unused results are dropped, rows of
   one repeated assumption become one, an assumption of a single value becomes
-  that constant, a repeated operand is assumed once (its rows intersected).
+  that constant, a repeated operand is assumed once (its rows intersected);
+  `(x / c) * c` of an assumed multiple of `c` is `x` (on `arith.muli`).
 - `util.unfoldable_constant` is an `arith.constant` behind
   `util.optimization_barrier`.
 - `util.buffer.subspan` of the whole buffer is the buffer; a subspan of a subspan
@@ -402,6 +403,35 @@ class DeduplicateAssumeOperands(RewritePattern):
         rewriter.erase(op, safe_erase=False)
 
 
+def _unioned_divisor(op: uv.AssumeIntOp, index: int) -> int | None:
+    """The divisor every row assumes of operand `index` (their gcd), or None when
+    a row assumes none."""
+    divisors = [row.value("udiv") for row in op.rows(index)]
+    if not divisors or any(d is None for d in divisors):
+        return None
+    return math.gcd(*divisors)  # type: ignore[arg-type]
+
+
+class FoldDivMulOfAssume(RewritePattern):
+    """`(x / c) * c` is `x` when an assumption says `x` is a multiple of `c`
+    (registered on `arith.muli`, as IREE registers it with `util.assume.int`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.MuliOp, rewriter: PatternRewriter, /):
+        factor = constant_index(op.rhs)
+        division = op.lhs.owner
+        if factor is None or not isinstance(division, arith.DivUIOp):
+            return
+        if constant_index(division.rhs) != factor or factor == 0:
+            return
+        assume = division.lhs.owner
+        if not isinstance(assume, uv.AssumeIntOp):
+            return
+        divisor = _unioned_divisor(assume, list(assume.results_).index(division.lhs))
+        if divisor is not None and divisor % factor == 0:
+            rewriter.replace(op, [], [division.lhs])
+
+
 class ExpandUnfoldableConstant(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: uv.UnfoldableConstantOp, rewriter: PatternRewriter, /):
@@ -570,6 +600,7 @@ PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     "util.sizeof": (FoldSizeOf(),),
     "util.switch": (FoldSwitch(),),
     "util.assume.int": (DeduplicateAssumeOperands(), CanonicalizeAssumeInt()),
+    "arith.muli": (FoldDivMulOfAssume(),),
     "util.unfoldable_constant": (ExpandUnfoldableConstant(),),
     "util.buffer.subspan": (FoldWholeSubspan(), FoldSubspanOfSubspan()),
     "util.buffer.size": (FoldBufferSize(), SelectBufferSize()),
