@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -51,7 +52,7 @@ from xdsl.irdl import (
 from xdsl.irdl.declarative_assembly_format import AttributeVariable, irdl_custom_directive
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import AlwaysSpeculatable, Pure
+from xdsl.traits import AlwaysSpeculatable, OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.data_layout import packed_storage_bytes
@@ -451,6 +452,26 @@ class ListSetOp(IRDLOperation):
 # --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Subranges(OpTrait):
+    """IREE's `SubrangeOperandOpInterface`: the byte ranges of buffers the op
+    accesses, each as the fields (buffer, buffer size, offset, length), so a
+    subspan feeding one can be folded into the range."""
+
+    ranges: tuple[tuple[str, str, str, str], ...]
+
+    def range_of(self, op: Operation, operand: SSAValue) -> tuple[str, str, str, str] | None:
+        """The fields of the range whose buffer is `operand`, or None."""
+        for fields in self.ranges:
+            if getattr(op, fields[0]) is operand:
+                return fields
+        return None
+
+
+_SOURCE_RANGE = Subranges((("source", "source_size", "source_offset", "length"),))
+_TARGET_RANGE = Subranges((("target", "target_size", "target_offset", "length"),))
+
+
 @irdl_custom_directive
 class AlignmentProps(PropDict):
     """`<alignment = N>` of an allocating buffer op."""
@@ -577,6 +598,7 @@ class BufferSliceOp(IRDLOperation):
     traits = traits_def(
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}),
+        Subranges((("source", "source_size", "source_offset", "result_size"),)),
         FixedResultNames(("buffer",)),
     )
 
@@ -688,6 +710,7 @@ class BufferCopyOp(IRDLOperation):
     traits = traits_def(
         OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
         SizeAware.fields(operands={0: "source_size", 3: "target_size"}),
+        Subranges(_SOURCE_RANGE.ranges + _TARGET_RANGE.ranges),
     )
 
     assembly_format = (
@@ -717,6 +740,10 @@ class BufferCompareOp(IRDLOperation):
         OperandEffects(reads=operands_named("lhs", "rhs")),
         AlwaysSpeculatable(),
         SizeAware.fields(operands={0: "lhs_size", 3: "rhs_size"}),
+        Subranges((
+            ("lhs", "lhs_size", "lhs_offset", "length"),
+            ("rhs", "rhs_size", "rhs_offset", "length"),
+        )),
     )
 
     assembly_format = (
@@ -745,6 +772,7 @@ class BufferFillOp(IRDLOperation):
     traits = traits_def(
         OperandEffects(writes=operands_named("target")),
         SizeAware.fields(operands={1: "target_size"}),
+        _TARGET_RANGE,
     )
 
     assembly_format = (
@@ -770,6 +798,7 @@ class BufferLoadOp(IRDLOperation):
     traits = traits_def(
         OperandEffects(reads=operands_named("source")),
         SizeAware.fields(operands={0: "source_size"}),
+        _SOURCE_RANGE,
     )
 
     assembly_format = (
@@ -794,6 +823,7 @@ class BufferStoreOp(IRDLOperation):
     traits = traits_def(
         OperandEffects(writes=operands_named("target")),
         SizeAware.fields(operands={1: "target_size"}),
+        _TARGET_RANGE,
     )
 
     assembly_format = (
@@ -819,6 +849,7 @@ class BufferHashOp(IRDLOperation):
     traits = traits_def(
         OperandEffects(reads=operands_named("source")),
         SizeAware.fields(operands={0: "source_size"}),
+        _SOURCE_RANGE,
     )
 
     assembly_format = (

@@ -302,3 +302,22 @@ util.func public @div_mul_of_assume(%x: index, %y: index) -> (index, index) {
   // CHECK: util.return %[[A]]#0, %[[M]]
   util.return %m, %m2 : index, index
 }
+
+// -----
+
+// An op accessing a range of a subspan accesses the source at the summed offset;
+// a range of a buffer that is no subspan stays.
+
+// CHECK-LABEL: @subspan_into_consumers
+// CHECK-SAME: (%[[B:[^:]+]]: !util.buffer, %[[S:[^:]+]]: index, %[[O:[^:]+]]: index, %[[L:[^:]+]]: index, %[[T:[^:]+]]: !util.buffer)
+util.func public @subspan_into_consumers(%b: !util.buffer, %s: index, %o: index, %l: index, %t: !util.buffer) -> i32 {
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %sp = util.buffer.subspan %b[%o] : !util.buffer{%s} -> !util.buffer{%l}
+  // CHECK: %[[OFF:.+]] = arith.addi %[[O]], %{{.+}} : index
+  // CHECK: %[[V:.+]] = util.buffer.load %[[B]][%[[OFF]] for %{{.+}}] : !util.buffer{%[[S]]} -> i32
+  %v = util.buffer.load %sp[%c8 for %c4] : !util.buffer{%l} -> i32
+  // CHECK: util.buffer.store %[[V]], %[[T]][%{{.+}} for %{{.+}}] : i32 -> !util.buffer{%[[L]]}
+  util.buffer.store %v, %t[%c8 for %c4] : i32 -> !util.buffer{%l}
+  util.return %v : i32
+}

@@ -22,7 +22,8 @@
 - `util.unfoldable_constant` is an `arith.constant` behind
   `util.optimization_barrier`.
 - `util.buffer.subspan` of the whole buffer is the buffer; a subspan of a subspan
-  is one subspan of the first source. `util.buffer.size` is the size an op
+  is one subspan of the first source, and an op reading or writing a range of a
+  subspan accesses its source at the summed offset. `util.buffer.size` is the size an op
   states for the buffer (its definer, or an earlier user in the block), or the
   storage size of a constant; of a select it is a select of the sizes.
   `util.buffer.storage` of a subspan is the storage of its source, offset.
@@ -479,6 +480,28 @@ class FoldSubspanOfSubspan(RewritePattern):
         ))
 
 
+class FoldSubspanIntoConsumers(RewritePattern):
+    """An op that accesses a range of a subspan accesses the source instead, at
+    the subspan's offset plus its own (IREE's FoldBufferSubspanOpsIntoConsumers)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ub.BufferSubspanOp, rewriter: PatternRewriter, /):
+        for use in list(op.result.uses):
+            user = use.operation
+            trait = user.get_trait(ub.Subranges)
+            fields = None if trait is None else trait.range_of(user, op.result)
+            if fields is None:
+                continue
+            buffer, size, offset, _ = fields
+            names = [name for name, _ in user.get_irdl_definition().operands]
+            new_offset = _add(
+                rewriter, InsertPoint.before(user), op.source_offset, getattr(user, offset)
+            )
+            for field, value in ((buffer, op.source), (size, op.source_size), (offset, new_offset)):
+                user.operands[names.index(field)] = value
+            rewriter.notify_op_modified(user)
+
+
 class FoldBufferSize(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ub.BufferSizeOp, rewriter: PatternRewriter, /):
@@ -602,7 +625,11 @@ PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     "util.assume.int": (DeduplicateAssumeOperands(), CanonicalizeAssumeInt()),
     "arith.muli": (FoldDivMulOfAssume(),),
     "util.unfoldable_constant": (ExpandUnfoldableConstant(),),
-    "util.buffer.subspan": (FoldWholeSubspan(), FoldSubspanOfSubspan()),
+    "util.buffer.subspan": (
+        FoldWholeSubspan(),
+        FoldSubspanOfSubspan(),
+        FoldSubspanIntoConsumers(),
+    ),
     "util.buffer.size": (FoldBufferSize(), SelectBufferSize()),
     "util.buffer.storage": (FoldSubspanIntoStorage(),),
     "util.string.format": (FoldConstantFormat(),),
