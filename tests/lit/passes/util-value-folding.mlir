@@ -321,3 +321,26 @@ util.func public @subspan_into_consumers(%b: !util.buffer, %s: index, %o: index,
   util.buffer.store %v, %t[%c8 for %c4] : i32 -> !util.buffer{%l}
   util.return %v : i32
 }
+
+// -----
+
+// Constant arguments become text; `{N}` placeholders become `{}` in use order;
+// `"{}"` of a buffer is the buffer, of an integer its itoa.
+
+// CHECK-LABEL: @partial_formats
+// CHECK-SAME: (%[[I:[^:]+]]: index, %[[J:[^:]+]]: i32, %[[B:[^:]+]]: !util.buffer)
+util.func public @partial_formats(%i: index, %j: i32, %b: !util.buffer) -> (!util.buffer, !util.buffer, !util.buffer, !util.buffer, !util.buffer) {
+  %c3 = arith.constant 3 : index
+  // CHECK-DAG: %[[P:.+]] = util.string.format "blk.3.{}.{{[{][{]}}x{{[}][}]}}"(%[[I]]) : (index) -> !util.buffer
+  %0 = util.string.format "blk.{}.{}.{{x}}"(%c3, %i) : (index, index) -> !util.buffer
+  // CHECK-DAG: %[[O:.+]] = util.string.format "{}-{}-{}"(%[[J]], %[[I]], %[[J]]) : (i32, index, i32) -> !util.buffer
+  %1 = util.string.format "{1}-{0}-{1}"(%i, %j) : (index, i32) -> !util.buffer
+  %2 = util.string.format "{}"(%b) : (!util.buffer) -> !util.buffer
+  // CHECK-DAG: %[[T:.+]] = util.string.itoa %[[J]] : i32 -> !util.buffer
+  %3 = util.string.format "{0}"(%j) : (i32) -> !util.buffer
+  // Text beside the one argument keeps the format.
+  // CHECK-DAG: %[[K:.+]] = util.string.format "<{}>"(%[[B]]) : (!util.buffer) -> !util.buffer
+  %4 = util.string.format "<{}>"(%b) : (!util.buffer) -> !util.buffer
+  // CHECK: util.return %[[P]], %[[O]], %[[B]], %[[T]], %[[K]]
+  util.return %0, %1, %2, %3, %4 : !util.buffer, !util.buffer, !util.buffer, !util.buffer, !util.buffer
+}

@@ -27,8 +27,10 @@
   states for the buffer (its definer, or an earlier user in the block), or the
   storage size of a constant; of a select it is a select of the sizes.
   `util.buffer.storage` of a subspan is the storage of its source, offset.
-- `util.string.format` with constant arguments and `util.string.itoa` of a
-  constant are `util.buffer.constant` strings; itoa looks through `arith.extui`.
+- `util.string.format`: constant arguments become text of the template (all
+  constant: a `util.buffer.constant` string), `{N}` placeholders become `{}`, and
+  `"{}"` of one buffer is the buffer, of one integer `util.string.itoa`; itoa of a
+  constant is a string constant, and it looks through `arith.extui`.
 """
 
 from __future__ import annotations
@@ -573,17 +575,71 @@ def _string_constant(text: str) -> ub.BufferConstantOp:
     return ub.BufferConstantOp(StringAttr(text))
 
 
-class FoldConstantFormat(RewritePattern):
+def _template(segments: Sequence[str | int]) -> str:
+    """A format template of segments, braces escaped, placeholders sequential."""
+    return "".join(
+        "{}" if isinstance(seg, int) else seg.replace("{", "{{").replace("}", "}}")
+        for seg in segments
+    )
+
+
+def _merged(segments: Sequence[str | int]) -> list[str | int]:
+    out: list[str | int] = []
+    for seg in segments:
+        if isinstance(seg, str) and out and isinstance(out[-1], str):
+            out[-1] += seg
+        else:
+            out.append(seg)
+    return out
+
+
+class FoldConstantFormatArguments(RewritePattern):
+    """Constant arguments become text of the template (all constant: a string
+    constant), and explicit `{N}` placeholders become sequential `{}` with the
+    arguments in use order (IREE's PartialFoldStringFormat and
+    NormalizeFormatOrdinals)."""
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ub.StringFormatOp, rewriter: PatternRewriter, /):
-        args = [_string_of(v) for v in op.args]
-        if any(a is None for a in args):
-            return
+        args = list(op.args)
         segments = ub.parse_format_string(op.format.data, len(args))
         if isinstance(segments, str):
             return
-        text = "".join(s if isinstance(s, str) else args[s] for s in segments)  # type: ignore[misc]
-        rewriter.replace(op, _string_constant(text))
+        texts = [_string_of(v) for v in args]
+        folded = _merged(
+            texts[seg] if isinstance(seg, int) and texts[seg] is not None else seg  # type: ignore[misc]
+            for seg in segments
+        )
+        if all(isinstance(seg, str) for seg in folded):
+            rewriter.replace(op, _string_constant("".join(folded)))  # type: ignore[arg-type]
+            return
+        template = _template(folded)
+        used = [args[seg] for seg in folded if isinstance(seg, int)]
+        if template == op.format.data and used == args:
+            return
+        rewriter.replace(op, ub.StringFormatOp.create(
+            operands=used,
+            result_types=[op.result.type],
+            properties={"format": StringAttr(template)},
+            attributes=dict(op.attributes),
+        ))
+
+
+class SimplifyIdentityFormat(RewritePattern):
+    """`"{}"` of one buffer is that buffer; of one integer, `util.string.itoa`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ub.StringFormatOp, rewriter: PatternRewriter, /):
+        if len(op.args) != 1:
+            return
+        segments = ub.parse_format_string(op.format.data, 1)
+        if isinstance(segments, str) or any(isinstance(seg, str) and seg for seg in segments):
+            return
+        (arg,) = op.args
+        if isinstance(arg.type, ub.BufferType):
+            rewriter.replace(op, [], [arg])
+        else:
+            rewriter.replace(op, ub.StringItoaOp(arg))
 
 
 class FoldItoa(RewritePattern):
@@ -632,6 +688,6 @@ PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     ),
     "util.buffer.size": (FoldBufferSize(), SelectBufferSize()),
     "util.buffer.storage": (FoldSubspanIntoStorage(),),
-    "util.string.format": (FoldConstantFormat(),),
+    "util.string.format": (FoldConstantFormatArguments(), SimplifyIdentityFormat()),
     "util.string.itoa": (FoldItoa(),),
 }
