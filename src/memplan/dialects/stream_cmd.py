@@ -14,6 +14,9 @@ declares none and treats the ops as unknown):
   ones (a dispatch that writes none has unknown effects, so it is never dead); `cmd.discard` WRITEs (the contents become undefined); `cmd.flush` and
   `cmd.invalidate` READ and WRITE (they move the contents between devices, so
   they are never dead);
+- `cmd.collective`: as a dispatch; `cmd.call`: READ/WRITE of its resource
+  operands by their access keywords, unknown when it writes none (the callee is
+  external); `cmd.func`: a declaration, unknown;
 - `cmd.execute`, `cmd.serial`, `cmd.concurrent`: the effects of their bodies.
 
 Every cmd op carries `CmdPhase`; an execution region holds only such ops (IREE's
@@ -27,7 +30,10 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
     IndexType,
+    StringAttr,
     IntegerAttr,
     IntegerType,
     SymbolRefAttr,
@@ -42,21 +48,25 @@ from xdsl.irdl import (
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    opt_region_def,
     prop_def,
     region_def,
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     EffectInstance,
+    IsolatedFromAbove,
     MemoryEffect,
     MemoryEffectKind,
     OpTrait,
     RecursiveMemoryEffect,
     SingleBlockImplicitTerminator,
+    SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -74,6 +84,7 @@ from memplan.dialects.stream import (
     print_optional_on,
     size_among,
 )
+from memplan.dialects.stream_runtime import ChannelType, CollectiveAttr
 from memplan.dialects.util import (
     CanonicalizedBy,
     parse_entry_points,
@@ -85,6 +96,9 @@ from memplan.interfaces import OperandEffects, operands_named
 
 __all__ = [
     "CMD_OPS",
+    "CmdCallOp",
+    "CmdCollectiveOp",
+    "CmdFuncOp",
     "CmdConcurrentOp",
     "CmdCopyOp",
     "CmdDiscardOp",
@@ -268,7 +282,7 @@ class _DispatchEffects(MemoryEffect):
 
     @classmethod
     def get_effects(cls, op: Operation) -> set[EffectInstance] | None:
-        assert isinstance(op, CmdDispatchOp)
+        assert isinstance(op, CmdDispatchOp | CmdCollectiveOp)
         effects: set[EffectInstance] = set()
         for resource, access in zip(op.resources, op.accesses()):
             if access & ResourceAccess.READ:
@@ -354,37 +368,67 @@ class CmdDispatchOp(IRDLOperation):
             printer.print_string(" : ")
             printer.print_list([v.type for v in self.uniform_operands], printer.print_attribute)
             printer.print_string(")")
-        printer.print_string(" {")
-        accesses = self.accesses()
-        count = len(self.resources)
-        for i in range(count):
-            printer.print_string("\n  ")
-            printer.print_string(ResourceAccess.NAMES.get(accesses[i], ""))
-            printer.print_string(" ")
-            printer.print_operand(self.resources[i])
-            printer.print_string("[")
-            printer.print_operand(self.resource_offsets[i])
-            printer.print_string(" for ")
-            printer.print_operand(self.resource_lengths[i])
-            printer.print_string("] : ")
-            print_sized_type(printer, self.resources[i].type, self.resource_sizes[i])
-            if i < count - 1:
-                printer.print_string(",")
-        printer.print_string("\n}")
+        _print_dispatch_resources(printer, self)
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
     def verify_(self) -> None:
-        count = len(self.resources)
-        if not (
-            len(self.resource_sizes) == len(self.resource_offsets)
-            == len(self.resource_lengths) == len(self.resource_accesses.data) == count
-        ):
-            raise VerifyException(f"dispatch with {count} resources has mismatched associated ranges")
+        _verify_resource_ranges(self, "dispatch with ")
         if not self.entry_points.data:
             raise VerifyException("at least one entry point must be defined")
-        for access in self.accesses():
-            if access not in ResourceAccess.NAMES:
-                raise VerifyException(f"resource access {access} is none of ro, wo, rw")
+
+
+def _verify_resource_ranges(op: CmdDispatchOp | CmdCollectiveOp, prefix: str) -> None:
+    count = len(op.resources)
+    if not (
+        len(op.resource_sizes) == len(op.resource_offsets)
+        == len(op.resource_lengths) == len(op.resource_accesses.data) == count
+    ):
+        raise VerifyException(f"{prefix}{count} resources has mismatched associated ranges")
+    for access in op.accesses():
+        if access not in ResourceAccess.NAMES:
+            raise VerifyException(f"resource access {access} is none of ro, wo, rw")
+
+
+def _print_access_range(printer: Printer, access: int, resource: SSAValue, offset: SSAValue, length: SSAValue) -> None:
+    """`ro %r[%offset for %length]`."""
+    printer.print_string(ResourceAccess.NAMES.get(access, "") + " ")
+    printer.print_operand(resource)
+    printer.print_string("[")
+    printer.print_operand(offset)
+    printer.print_string(" for ")
+    printer.print_operand(length)
+    printer.print_string("]")
+
+
+def _print_dispatch_resources(printer: Printer, op: CmdDispatchOp | CmdCollectiveOp) -> None:
+    """` { ro %r[%o for %l] : type{%size}, ... }`, one resource a line (IREE's
+    `custom<DispatchResources>`)."""
+    printer.print_string(" {")
+    accesses = op.accesses()
+    count = len(op.resources)
+    for i in range(count):
+        printer.print_string("\n  ")
+        _print_access_range(printer, accesses[i], op.resources[i], op.resource_offsets[i], op.resource_lengths[i])
+        printer.print_string(" : ")
+        print_sized_type(printer, op.resources[i].type, op.resource_sizes[i])
+        if i < count - 1:
+            printer.print_string(",")
+    printer.print_string("\n}")
+
+
+def _parse_access_range(parser: Parser) -> tuple[int, UnresolvedOperand, SSAValue, SSAValue] | None:
+    """`(ro|wo|rw) %r[%offset for %length]`, or None without an access keyword."""
+    keyword = parser.parse_optional_keyword("ro") or parser.parse_optional_keyword("wo") or parser.parse_optional_keyword("rw")
+    if keyword is None:
+        return None
+    index = IndexType()
+    name = parser.parse_unresolved_operand()
+    parser.parse_punctuation("[")
+    offset = parser.resolve_operand(parser.parse_unresolved_operand(), index)
+    parser.parse_keyword("for")
+    length = parser.resolve_operand(parser.parse_unresolved_operand(), index)
+    parser.parse_punctuation("]")
+    return ResourceAccess.KEYWORDS[keyword], name, offset, length
 
 
 def _parse_dispatch_resources(
@@ -400,28 +444,371 @@ def _parse_dispatch_resources(
 
     def entry() -> None:
         pos = parser.pos
-        keyword = parser.parse_identifier()
-        if keyword not in ResourceAccess.KEYWORDS:
+        ranged = _parse_access_range(parser)
+        if ranged is None:
             parser.raise_error("expected ro, wo or rw", pos)
-        name = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        offsets.append(parser.resolve_operand(parser.parse_unresolved_operand(), index))
-        parser.parse_keyword("for")
-        lengths.append(parser.resolve_operand(parser.parse_unresolved_operand(), index))
-        parser.parse_punctuation("]")
+        access, name, offset, length = ranged
         parser.parse_punctuation(":")
         type, size = parse_sized_type(parser)
         if size is None:
             parser.raise_error("expected the resource's size: type{%size}")
         resources.append(parser.resolve_operand(name, type))
         sizes.append(parser.resolve_operand(size, index))
-        accesses.append(ResourceAccess.KEYWORDS[keyword])
+        offsets.append(offset)
+        lengths.append(length)
+        accesses.append(access)
 
     parser.parse_punctuation("{")
     if parser.parse_optional_punctuation("}") is None:
         parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
         parser.parse_punctuation("}")
     return resources, sizes, offsets, lengths, accesses
+
+
+# --------------------------------------------------------------------------------
+# stream.cmd.collective, stream.cmd.func, stream.cmd.call
+# --------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CmdCollectiveOp(IRDLOperation):
+    """`stream.cmd.collective<all_reduce with sum : f32>[%count] channel(%ch)
+    (param(%p : i32))? { ro|wo|rw %r[%off for %len] : type{%size}, ... }` -- a
+    collective operation over a channel. Effects as a dispatch's."""
+
+    name = "stream.cmd.collective"
+
+    op = prop_def(CollectiveAttr)
+    channel = operand_def(ChannelType)
+    element_count = operand_def(IndexType)
+    param = opt_operand_def(i32)
+    resources = var_operand_def(ResourceType)
+    resource_sizes = var_operand_def(IndexType)
+    resource_offsets = var_operand_def(IndexType)
+    resource_lengths = var_operand_def(IndexType)
+    resource_accesses = prop_def(ArrayAttr[IntegerAttr])
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(CmdPhase(), SizeAware(), _DispatchEffects())
+
+    accesses = CmdDispatchOp.accesses
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        position = index - (3 if self.param is not None else 2)
+        return self.resource_sizes[position] if 0 <= position < len(self.resources) else None
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmdCollectiveOp:
+        collective = CollectiveAttr.new(CollectiveAttr.parse_parameters(parser))
+        index = IndexType()
+        parser.parse_punctuation("[")
+        count = parser.resolve_operand(parser.parse_unresolved_operand(), index)
+        parser.parse_punctuation("]")
+        parser.parse_keyword("channel")
+        parser.parse_punctuation("(")
+        channel = parser.resolve_operand(parser.parse_unresolved_operand(), ChannelType())
+        parser.parse_punctuation(")")
+        param: list[SSAValue] = []
+        if parser.parse_optional_keyword("param") is not None:
+            parser.parse_punctuation("(")
+            name = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            param = [parser.resolve_operand(name, parser.parse_type())]
+            parser.parse_punctuation(")")
+        resources, sizes, offsets, lengths, accesses = _parse_dispatch_resources(parser)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls.build(
+            operands=[channel, count, param, resources, sizes, offsets, lengths],
+            properties={
+                "op": collective,
+                "resource_accesses": ArrayAttr([IntegerAttr(a, i32) for a in accesses]),
+            },
+        )
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        self.op.print_parameters(printer)
+        printer.print_string("[")
+        printer.print_operand(self.element_count)
+        printer.print_string("] channel(")
+        printer.print_operand(self.channel)
+        printer.print_string(")")
+        if self.param is not None:
+            printer.print_string(" param(")
+            printer.print_operand(self.param)
+            printer.print_string(" : ")
+            printer.print_attribute(self.param.type)
+            printer.print_string(")")
+        _print_dispatch_resources(printer, self)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        _verify_resource_ranges(self, "with ")
+
+
+@irdl_op_definition
+class CmdFuncOp(IRDLOperation):
+    """`stream.cmd.func private @f(%arg0[%arg1 for %arg2]: !stream.resource<*>,
+    %arg3: i32) -> results` -- an external function `stream.cmd.call` calls; a
+    resource argument brings its offset and length (two index arguments after it
+    in `function_type`). Only declarations, as IREE."""
+
+    name = "stream.cmd.func"
+
+    sym_name = prop_def(StringAttr)
+    function_type = prop_def(FunctionType)
+    sym_visibility = opt_prop_def(StringAttr)
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = opt_region_def()
+
+    traits = traits_def(CmdPhase(), IsolatedFromAbove(), SymbolOpInterface())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmdFuncOp:
+        visibility = parser.parse_optional_visibility_keyword()
+        sym_name = parser.parse_symbol_name()
+        index = IndexType()
+        inputs: list[Attribute] = []
+        arg_attrs: list[DictionaryAttr] = []
+
+        def argument() -> None:
+            parser.parse_unresolved_operand()
+            ranged = parser.parse_optional_punctuation("[") is not None
+            if ranged:
+                parser.parse_unresolved_operand()
+                parser.parse_keyword("for")
+                parser.parse_unresolved_operand()
+                parser.parse_punctuation("]")
+            parser.parse_punctuation(":")
+            inputs.append(parser.parse_type())
+            arg_attrs.append(DictionaryAttr(parser.parse_optional_attr_dict()))
+            if ranged:
+                inputs.extend((index, index))
+                arg_attrs.extend((DictionaryAttr({}), DictionaryAttr({})))
+
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, argument)
+        outputs: list[Attribute] = []
+        res_attrs: list[DictionaryAttr] = []
+
+        def result() -> None:
+            outputs.append(parser.parse_type())
+            res_attrs.append(DictionaryAttr(parser.parse_optional_attr_dict()))
+
+        if parser.parse_optional_punctuation("->") is not None:
+            if parser.parse_optional_punctuation("(") is not None:
+                parser.parse_comma_separated_list(parser.Delimiter.NONE, result)
+                parser.parse_punctuation(")")
+            else:
+                parser.parse_comma_separated_list(parser.Delimiter.NONE, result)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        region = parser.parse_optional_region()
+        return cls.build(
+            properties={
+                "sym_name": sym_name,
+                "function_type": FunctionType.from_lists(inputs, outputs),
+                "sym_visibility": visibility,
+                "arg_attrs": ArrayAttr(arg_attrs) if arg_attrs else None,
+                "res_attrs": ArrayAttr(res_attrs) if res_attrs else None,
+            },
+            attributes=attributes.data if attributes is not None else {},
+            regions=[region if region is not None else Region()],
+        )
+
+    def print(self, printer: Printer) -> None:
+        if self.sym_visibility is not None:
+            printer.print_string(f" {self.sym_visibility.data}")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        inputs = self.function_type.inputs.data
+        arg_attrs = self.arg_attrs.data if self.arg_attrs is not None else None
+        printer.print_string("(")
+        i = 0
+        while i < len(inputs):
+            if i:
+                printer.print_string(", ")
+            printer.print_string(f"%arg{i}")
+            first = i
+            if isinstance(inputs[i], ResourceType):
+                printer.print_string(f"[%arg{i + 1} for %arg{i + 2}]")
+                i += 3
+            else:
+                i += 1
+            printer.print_string(": ")
+            printer.print_attribute(inputs[first])
+            if arg_attrs is not None and arg_attrs[first].data:
+                printer.print_string(" ")
+                printer.print_attr_dict(arg_attrs[first].data)
+        printer.print_string(")")
+        outputs = self.function_type.outputs.data
+        if outputs:
+            res_attrs = self.res_attrs.data if self.res_attrs is not None else None
+            printer.print_string(" -> ")
+            if len(outputs) != 1:
+                printer.print_string("(")
+
+            def result(j: int) -> None:
+                printer.print_attribute(outputs[j])
+                if res_attrs is not None and res_attrs[j].data:
+                    printer.print_string(" ")
+                    printer.print_attr_dict(res_attrs[j].data)
+
+            printer.print_list(range(len(outputs)), result)
+            if len(outputs) != 1:
+                printer.print_string(")")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        if self.body.blocks:
+            printer.print_string(" ")
+            printer.print_region(self.body)
+
+    def verify_(self) -> None:
+        # MLIR's rule for function declarations.
+        if not self.body.blocks and (self.sym_visibility is None or self.sym_visibility.data == "public"):
+            raise VerifyException("symbol declaration cannot have public visibility")
+
+
+class _CallEffects(MemoryEffect):
+    """READ/WRITE of each resource operand as its access keyword says; unknown
+    when it writes none (the callee is external)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance] | None:
+        assert isinstance(op, CmdCallOp)
+        effects: set[EffectInstance] = set()
+        accesses = iter(a.value.data for a in op.resource_operand_accesses.data)
+        for operand in op.resource_operands:
+            if not isinstance(operand.type, ResourceType):
+                continue
+            access = next(accesses, 0)
+            if access & ResourceAccess.READ:
+                effects.add(EffectInstance(MemoryEffectKind.READ, operand))
+            if access & ResourceAccess.WRITE:
+                effects.add(EffectInstance(MemoryEffectKind.WRITE, operand))
+        if not any(e.kind == MemoryEffectKind.WRITE for e in effects):
+            return None
+        return effects
+
+
+@irdl_op_definition
+class CmdCallOp(IRDLOperation):
+    """`stream.cmd.call @f(ro %r[%off for %len], %x) : (type{%size}, i32) ->
+    results` -- calls a `stream.cmd.func` on resource ranges and values."""
+
+    name = "stream.cmd.call"
+
+    callee = prop_def(SymbolRefAttr)
+    resource_operands = var_operand_def()
+    resource_operand_sizes = var_operand_def(IndexType)
+    resource_operand_offsets = var_operand_def(IndexType)
+    resource_operand_lengths = var_operand_def(IndexType)
+    result_sizes = var_operand_def(IndexType)
+    tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    resource_operand_accesses = prop_def(ArrayAttr[IntegerAttr])
+    results_ = var_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(CmdPhase(), SizeAware(), _CallEffects())
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        if index >= len(self.resource_operands):
+            return None
+        return size_among(self.resource_operands, self.resource_operand_sizes, index)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmdCallOp:
+        callee = parser.parse_symbol_name()
+        names: list[UnresolvedOperand] = []
+        offsets: list[SSAValue] = []
+        lengths: list[SSAValue] = []
+        accesses: list[int] = []
+
+        def operand() -> None:
+            ranged = _parse_access_range(parser)
+            if ranged is None:
+                names.append(parser.parse_unresolved_operand())
+                return
+            access, name, offset, length = ranged
+            names.append(name)
+            offsets.append(offset)
+            lengths.append(length)
+            accesses.append(access)
+
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        typed = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: parse_sized_type(parser))
+        parser.parse_punctuation("->")
+        if parser.parse_optional_punctuation("(") is not None:
+            results = [] if parser.parse_optional_punctuation(")") is not None else None
+            if results is None:
+                results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+                parser.parse_punctuation(")")
+        else:
+            results = [parser.parse_type()]
+        index = IndexType()
+        operands = parser.resolve_operands(names, [t for t, _ in typed], pos)
+        sizes = [parser.resolve_operand(size, index) for _, size in typed if size is not None]
+        op = cls.build(
+            operands=[operands, sizes, offsets, lengths, []],
+            result_types=[results],
+            properties={
+                "callee": SymbolRefAttr(callee),
+                "resource_operand_accesses": ArrayAttr([IntegerAttr(a, i32) for a in accesses]),
+            },
+        )
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.callee)
+        accesses = [a.value.data for a in self.resource_operand_accesses.data]
+        position = 0
+
+        def operand(value: SSAValue) -> None:
+            nonlocal position
+            if not isinstance(value.type, ResourceType):
+                printer.print_operand(value)
+                return
+            _print_access_range(
+                printer, accesses[position], value,
+                self.resource_operand_offsets[position], self.resource_operand_lengths[position],
+            )
+            position += 1
+
+        printer.print_string("(")
+        printer.print_list(self.resource_operands, operand)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : (")
+        sizes = list(self.resource_operand_sizes)
+        printer.print_list(
+            self.resource_operands,
+            lambda v: print_sized_type(printer, v.type, sizes.pop(0) if isinstance(v.type, ResourceType) else None),
+        )
+        printer.print_string(") -> ")
+        if len(self.results_) == 1:
+            printer.print_attribute(self.results_[0].type)
+        else:
+            printer.print_string("(")
+            printer.print_list([r.type for r in self.results_], printer.print_attribute)
+            printer.print_string(")")
+
+    def verify_(self) -> None:
+        _verify_size_count(self, self.resource_operands, self.resource_operand_sizes)
+        resources = sum(1 for v in self.resource_operands if isinstance(v.type, ResourceType))
+        ranges = len(self.resource_operand_offsets)
+        if len(self.resource_operand_lengths) != ranges:
+            raise VerifyException("mismatch on resource range offsets/lengths; counts must match")
+        if ranges != resources:
+            raise VerifyException(
+                f"expects {resources} resource range operand sets but {ranges} are present"
+            )
 
 
 # --------------------------------------------------------------------------------
@@ -600,6 +987,9 @@ class CmdConcurrentOp(_WaveOp):
 
 
 CMD_OPS: tuple[type[Operation], ...] = (
+    CmdCollectiveOp,
+    CmdFuncOp,
+    CmdCallOp,
     CmdFlushOp,
     CmdInvalidateOp,
     CmdDiscardOp,

@@ -96,3 +96,19 @@ util.func public @encoding_type() -> i32 {
   %0 = hal.encoding_type<#iree_encoding.testing<>> : i32
   util.return %0 : i32
 }
+
+// -----
+
+// expected-error @+1 {{symbol declaration cannot have public visibility}}
+stream.cmd.func public @visible(%arg0: i32)
+
+// -----
+
+stream.cmd.func private @ext(%arg0[%arg1 for %arg2]: !stream.resource<*>)
+util.func public @call_ranges(%r: !stream.resource<transient>, %n: index) -> !stream.timepoint {
+  %0 = stream.cmd.execute with(%r as %a: !stream.resource<transient>{%n}) {
+    // expected-error @+1 {{expects 1 resource range operand sets but 0 are present}}
+    "stream.cmd.call"(%a, %n) <{callee = @ext, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>, resource_operand_accesses = []}> : (!stream.resource<transient>, index) -> ()
+  } => !stream.timepoint
+  util.return %0 : !stream.timepoint
+}

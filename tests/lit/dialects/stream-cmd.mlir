@@ -229,3 +229,31 @@ util.func public @launch(%r: !stream.resource<transient>, %n: index) -> !stream.
   } => !stream.timepoint
   util.return %0 : !stream.timepoint
 }
+
+// -----
+
+// External calls and collectives: a call's resource operands carry an access and
+// a range, its plain operands do not; the callee's resource arguments bring their
+// offset and length as two more arguments.
+
+// CHECK-LABEL: stream.cmd.func private @ext(%arg0[%arg1 for %arg2]: !stream.resource<*>, %arg3: i32 {acme.tag}) -> (i32, index)
+stream.cmd.func private @ext(%arg0[%arg1 for %arg2]: !stream.resource<*>, %arg3: i32 {acme.tag}) -> (i32, index)
+// CHECK-LABEL: @calls
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<external>, %[[N:.+]]: index, %[[V:.+]]: i32, %[[CH:.+]]: !stream.channel)
+util.func public @calls(%r: !stream.resource<external>, %n: index, %v: i32, %ch: !stream.channel) -> !stream.timepoint {
+  %c0 = arith.constant 0 : index
+  // CHECK: stream.cmd.execute with(%[[R]] as %[[A:.+]]: !stream.resource<external>{%[[N]]}) {
+  %0 = stream.cmd.execute with(%r as %a: !stream.resource<external>{%n}) {
+    // CHECK-NEXT: stream.cmd.call @ext(rw %[[A]][%[[C0:.+]] for %[[N]]], %[[V]]) : (!stream.resource<external>{%[[N]]}, i32) -> (i32, index)
+    %1:2 = stream.cmd.call @ext(rw %a[%c0 for %n], %v) : (!stream.resource<external>{%n}, i32) -> (i32, index)
+    // CHECK-NEXT: stream.cmd.collective<all_reduce with sum : f32>[%[[N]]] channel(%[[CH]]) param(%[[V]] : i32) {
+    // CHECK-NEXT:   ro %[[A]][%[[C0]] for %[[N]]] : !stream.resource<external>{%[[N]]},
+    // CHECK-NEXT:   wo %[[A]][%[[C0]] for %[[N]]] : !stream.resource<external>{%[[N]]}
+    // CHECK-NEXT: }
+    stream.cmd.collective<all_reduce with sum : f32>[%n] channel(%ch) param(%v : i32) {
+      ro %a[%c0 for %n] : !stream.resource<external>{%n},
+      wo %a[%c0 for %n] : !stream.resource<external>{%n}
+    }
+  } => !stream.timepoint
+  util.return %0 : !stream.timepoint
+}
