@@ -786,11 +786,11 @@ class AsyncCloneOp(IRDLOperation):
 class _DispatchEffects(MemoryEffect):
     """READ of every resource operand, WRITE of the operands results are tied to
     (updated in place), ALLOC of every untied result (a fresh buffer: two
-    dispatches are never one, IREE bug #23665)."""
+    dispatches are never one, IREE bug #23665). For `async.dispatch` and
+    `tensor.dispatch`: ops with `resource_operands` and `tied_result_operands`."""
 
     @classmethod
-    def get_effects(cls, op: Operation) -> set[EffectInstance]:
-        assert isinstance(op, AsyncDispatchOp)
+    def get_effects(cls, op: Any) -> set[EffectInstance]:
         effects = {
             EffectInstance(MemoryEffectKind.READ, value)
             for value in op.resource_operands
@@ -2880,12 +2880,16 @@ class TimepointBarrierOp(IRDLOperation):
 
 
 def __getattr__(name: str) -> Dialect:
-    """`Stream`, built on first use: the cmd and executable ops live in modules of
-    their own that import this one's types."""
+    """`Stream`, built on first use: the cmd, executable and runtime ops live in
+    modules of their own that import this one's types."""
     if name != "Stream":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from memplan.dialects.stream_cmd import CMD_OPS
     from memplan.dialects.stream_executable import EXECUTABLE_OPS, EXECUTABLE_TYPES
+    from memplan.dialects.stream_runtime import (
+        STREAM_RUNTIME_ATTRIBUTES,
+        STREAM_RUNTIME_OPS,
+    )
 
     global Stream
     Stream = Dialect(
@@ -2939,7 +2943,9 @@ def __getattr__(name: str) -> Dialect:
             TimepointBarrierOp,
             *CMD_OPS,
             *EXECUTABLE_OPS,
+            *STREAM_RUNTIME_OPS,
         ],
-        [ResourceType, TimepointType, NamedParameterAttr, TimepointAttr, *EXECUTABLE_TYPES],
+        [ResourceType, TimepointType, NamedParameterAttr, TimepointAttr, *EXECUTABLE_TYPES,
+         *STREAM_RUNTIME_ATTRIBUTES],
     )
     return Stream
