@@ -84,7 +84,7 @@ def _order_search(
     deadline: float,
     rng: np.random.Generator,
     seconds_per_buffer: float,
-    clock: Clock,
+    clock: Clock = time.monotonic,
 ) -> _SearchResult:
     """Local search over best-fit orders, starting from the plan ``offsets``.
 

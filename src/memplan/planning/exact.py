@@ -32,8 +32,11 @@ compacted so that, taken in order of offset, each buffer rests on earlier ones.
   floors, so failed states are remembered (by hash) and cut on sight, across restarts.
 - Dynamic decomposition. Remaining buffers that no lifetime connects form independent
   parts, searched one by one; solved parts are remembered with their offsets.
-- Candidate order and restarts. Ties follow a static preorder (MiniMalloc's "WAT",
-  "TAW", "TWA": lifetime width, area, bytes of the busiest moment). Runs cycle through
+- Flush first (intervals). Candidates whose start meets a placed buffer reaching
+  above the floor come first, then those whose end does: without waste a valley's
+  bottom-left corner is covered by a buffer starting at its wall.
+- Candidate order and restarts. Further ties follow a static preorder (MiniMalloc's
+  "WAT", "TAW", "TWA": lifetime width, area, bytes of the busiest moment). Runs cycle through
   them and then through randomly perturbed copies, under node budgets following
   Luby's sequence, so one bad early choice does not use up the time; two such
   sequences are interleaved, one trying the tightest section's candidates first.
@@ -777,7 +780,9 @@ def exact(
     whether its pool size is proven minimal (it meets the lower bound or every smaller
     capacity was refuted); ``plan.stats`` records nodes and the capacity outcome. When
     time runs out the best known plan (``initial``, else greedy) is returned, as it is
-    at once for problems with more than :data:`MAX_SEARCH_CONFLICTS` conflicting pairs."""
+    at once for problems with more than :data:`MAX_SEARCH_CONFLICTS` conflicting pairs.
+    ``time_limit`` is in seconds of ``clock`` (see :data:`~memplan.planning.problem.Clock`),
+    read at every node of the search."""
     start = clock()
     deadline = start + time_limit
     lower = problem.lower_bound()

@@ -13,7 +13,7 @@ from memplan.planning import Buffer, Problem, best, exact, greedy
 from memplan.planning.exact import fits_within
 from memplan.planning.greedy import preorder_ranks
 
-from planning_cases import brute_force_optimum, graph_problems, interval_problems, overlapping_pairs
+from planning_cases import brute_force_optimum, graph_problems, guillotine_problem, interval_problems, overlapping_pairs
 
 
 @given(interval_problems(max_buffers=7, max_time=6, max_size=9, aligned=True))
@@ -169,3 +169,15 @@ def test_exact_returns_best_s_incumbent_when_the_capacity_is_refuted(monkeypatch
     assert plan.stats["capacity_refuted"] is True
     assert plan.pool_size == 25
     assert not overlapping_pairs(problem, plan.offsets)
+
+
+@given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=4, max_value=40))
+@settings(max_examples=60, deadline=None)
+def test_exact_finds_a_perfect_packing_where_one_exists(seed, pieces):
+    # Cut from a square, so a packing at the side exists; the search is complete,
+    # so it finds one (these sizes take it at most a few hundred nodes).
+    problem = guillotine_problem(seed, pieces, side=32)
+    result = fits_within(problem, 32, 30.0)
+    assert result.offsets is not None
+    assert not overlapping_pairs(problem, result.offsets)
+    assert int((result.offsets + problem.sizes).max()) <= 32
