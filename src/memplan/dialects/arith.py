@@ -103,52 +103,40 @@ def _verify_width(op: Operation, wider_result: bool) -> None:
         raise VerifyException("Destination bit-width must be smaller than the input bit-width")
 
 
-_EXACT_FORMAT = "$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)"
+class _Exact(_OwnFormat):
+    """The fields and format of a division or right shift with MLIR's `exact`."""
+
+    lhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
+    rhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
+    result = result_def(xarith.SignlessIntegerBinaryOperation.T)
+    is_exact = opt_prop_def(UnitAttr, prop_name="isExact")
+    assembly_format = "$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)"
+
 _NNEG_FORMAT = "$input (`nneg` $nonNeg^)? attr-dict `:` type($input) `to` type($result)"
 
 
 @irdl_op_definition
-class DivSIOp(_OwnFormat, xarith.DivSIOp):
+class DivSIOp(_Exact, xarith.DivSIOp):
     """`arith.divsi %a, %b exact : T`: `exact` promises no remainder."""
 
-    lhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
-    rhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
-    result = result_def(xarith.SignlessIntegerBinaryOperation.T)
-    is_exact = opt_prop_def(UnitAttr, prop_name="isExact")
-    assembly_format = _EXACT_FORMAT
 
 
 @irdl_op_definition
-class DivUIOp(_OwnFormat, xarith.DivUIOp):
+class DivUIOp(_Exact, xarith.DivUIOp):
     """`arith.divui %a, %b exact : T`."""
 
-    lhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
-    rhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
-    result = result_def(xarith.SignlessIntegerBinaryOperation.T)
-    is_exact = opt_prop_def(UnitAttr, prop_name="isExact")
-    assembly_format = _EXACT_FORMAT
 
 
 @irdl_op_definition
-class ShRSIOp(_OwnFormat, xarith.ShRSIOp):
+class ShRSIOp(_Exact, xarith.ShRSIOp):
     """`arith.shrsi %a, %b exact : T`: `exact` promises no set bit is shifted out."""
 
-    lhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
-    rhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
-    result = result_def(xarith.SignlessIntegerBinaryOperation.T)
-    is_exact = opt_prop_def(UnitAttr, prop_name="isExact")
-    assembly_format = _EXACT_FORMAT
 
 
 @irdl_op_definition
-class ShRUIOp(_OwnFormat, xarith.ShRUIOp):
+class ShRUIOp(_Exact, xarith.ShRUIOp):
     """`arith.shrui %a, %b exact : T`."""
 
-    lhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
-    rhs = operand_def(xarith.SignlessIntegerBinaryOperation.T)
-    result = result_def(xarith.SignlessIntegerBinaryOperation.T)
-    is_exact = opt_prop_def(UnitAttr, prop_name="isExact")
-    assembly_format = _EXACT_FORMAT
 
 
 @irdl_op_definition

@@ -100,6 +100,7 @@ from memplan.dialects.util_values import (
     VALUE_ATTRIBUTES,
     VALUE_OPS,
     HoistableConversionOp,
+    TypeOnlyAttr,
 )
 from memplan.dialects.util_interfaces import (
     CanonicalizedBy,
@@ -1331,31 +1332,13 @@ def _value_storage_size(type: Attribute) -> int | None:
 
 
 @irdl_attr_definition
-class UninitializedAttr(TypedAttribute, SizedStorageAttr):
+class UninitializedAttr(TypeOnlyAttr, SizedStorageAttr):
     """`#util.uninitialized : type`: an initial value with undefined contents."""
 
     name = "util.uninitialized"
 
-    type: Attribute
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute]:
-        parser.parse_punctuation(":")
-        return (parser.parse_type(),)
-
-    @staticmethod
-    def parse_with_type(parser: AttrParser, type: Attribute) -> TypedAttribute:
-        return UninitializedAttr.new((type,))
-
-    def print_without_type(self, printer: Printer) -> None:
-        return
-
     def storage_size(self) -> int | None:
         return _value_storage_size(self.type)
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(" : ")
-        printer.print_attribute(self.type)
 
 
 @irdl_attr_definition

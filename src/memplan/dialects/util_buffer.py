@@ -756,14 +756,10 @@ class BufferCompareOp(IRDLOperation):
 _FILL_PATTERN = base(IntegerType) | base(AnyFloat) | base(IndexType)
 
 
-@irdl_op_definition
-class BufferFillOp(IRDLOperation):
-    """`util.buffer.fill %pattern, %dst[%offset for %length] : T ->
-    !util.buffer{%size}` (WRITEs the target)."""
+class _WriteRangeOp(IRDLOperation):
+    """A value written to `target[target_offset for length]` (the value operand,
+    declared by the op, comes first)."""
 
-    name = "util.buffer.fill"
-
-    pattern = operand_def(_FILL_PATTERN)
     target = operand_def(BufferType)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
@@ -774,6 +770,16 @@ class BufferFillOp(IRDLOperation):
         SizeAware.fields(operands={1: "target_size"}),
         _TARGET_RANGE,
     )
+
+
+@irdl_op_definition
+class BufferFillOp(_WriteRangeOp):
+    """`util.buffer.fill %pattern, %dst[%offset for %length] : T ->
+    !util.buffer{%size}` (WRITEs the target)."""
+
+    name = "util.buffer.fill"
+
+    pattern = operand_def(_FILL_PATTERN)
 
     assembly_format = (
         "$pattern `,` $target `[` $target_offset `for` $length `]` `:` "
@@ -783,48 +789,13 @@ class BufferFillOp(IRDLOperation):
 
 
 @irdl_op_definition
-class BufferLoadOp(IRDLOperation):
-    """`util.buffer.load %src[%offset for %length] : !util.buffer{%size} -> T`
-    (READs the source)."""
-
-    name = "util.buffer.load"
-
-    source = operand_def(BufferType)
-    source_size = operand_def(IndexType)
-    source_offset = operand_def(IndexType)
-    length = operand_def(IndexType)
-    result = result_def(_FILL_PATTERN)
-
-    traits = traits_def(
-        OperandEffects(reads=operands_named("source")),
-        SizeAware.fields(operands={0: "source_size"}),
-        _SOURCE_RANGE,
-    )
-
-    assembly_format = (
-        "$source `[` $source_offset `for` $length `]` `:` type($source) `` `{` "
-        "$source_size `}` `->` type($result) attr-dict-with-keyword"
-    )
-
-
-@irdl_op_definition
-class BufferStoreOp(IRDLOperation):
+class BufferStoreOp(_WriteRangeOp):
     """`util.buffer.store %v, %dst[%offset for %length] : T -> !util.buffer{%size}`
     (WRITEs the target)."""
 
     name = "util.buffer.store"
 
     source = operand_def(_FILL_PATTERN)
-    target = operand_def(BufferType)
-    target_size = operand_def(IndexType)
-    target_offset = operand_def(IndexType)
-    length = operand_def(IndexType)
-
-    traits = traits_def(
-        OperandEffects(writes=operands_named("target")),
-        SizeAware.fields(operands={1: "target_size"}),
-        _TARGET_RANGE,
-    )
 
     assembly_format = (
         "$source `,` $target `[` $target_offset `for` $length `]` `:` "
@@ -833,18 +804,13 @@ class BufferStoreOp(IRDLOperation):
     )
 
 
-@irdl_op_definition
-class BufferHashOp(IRDLOperation):
-    """`util.buffer.hash %src[%offset for %length] : !util.buffer{%size} -> i64`:
-    SipHash-2-4 of a range (READs the source)."""
-
-    name = "util.buffer.hash"
+class _ReadRangeOp(IRDLOperation):
+    """A result computed from `source[source_offset for length]`."""
 
     source = operand_def(BufferType)
     source_size = operand_def(IndexType)
     source_offset = operand_def(IndexType)
     length = operand_def(IndexType)
-    result = result_def(i64)
 
     traits = traits_def(
         OperandEffects(reads=operands_named("source")),
@@ -856,6 +822,26 @@ class BufferHashOp(IRDLOperation):
         "$source `[` $source_offset `for` $length `]` `:` type($source) `` `{` "
         "$source_size `}` `->` type($result) attr-dict-with-keyword"
     )
+
+
+@irdl_op_definition
+class BufferLoadOp(_ReadRangeOp):
+    """`util.buffer.load %src[%offset for %length] : !util.buffer{%size} -> T`
+    (READs the source)."""
+
+    name = "util.buffer.load"
+
+    result = result_def(_FILL_PATTERN)
+
+
+@irdl_op_definition
+class BufferHashOp(_ReadRangeOp):
+    """`util.buffer.hash %src[%offset for %length] : !util.buffer{%size} -> i64`:
+    SipHash-2-4 of a range (READs the source)."""
+
+    name = "util.buffer.hash"
+
+    result = result_def(i64)
 
 
 # --------------------------------------------------------------------------------

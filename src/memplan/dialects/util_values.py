@@ -196,12 +196,8 @@ class IntAssumptionAttr(ParametrizedAttribute):
             )
 
 
-@irdl_attr_definition
-class NullAttr(TypedAttribute):
-    """`#util.null : type`: the null value of a reference type (what `util.null`
-    folds to)."""
-
-    name = "util.null"
+class TypeOnlyAttr(TypedAttribute):
+    """An attribute that is its type alone: `#util.null : T`, `#util.uninitialized : T`."""
 
     type: Attribute
 
@@ -210,9 +206,9 @@ class NullAttr(TypedAttribute):
         parser.parse_punctuation(":")
         return (parser.parse_type(),)
 
-    @staticmethod
-    def parse_with_type(parser: AttrParser, type: Attribute) -> TypedAttribute:
-        return NullAttr(type)
+    @classmethod
+    def parse_with_type(cls, parser: AttrParser, type: Attribute) -> TypedAttribute:
+        return cls.new((type,))
 
     def print_without_type(self, printer: Printer) -> None:
         return
@@ -220,6 +216,14 @@ class NullAttr(TypedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(" : ")
         printer.print_attribute(self.type)
+
+
+@irdl_attr_definition
+class NullAttr(TypeOnlyAttr):
+    """`#util.null : type`: the null value of a reference type (what `util.null`
+    folds to)."""
+
+    name = "util.null"
 
 
 @irdl_attr_definition
