@@ -25,6 +25,7 @@ Effects, declared on each op (IREE 3.13 unless noted):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -87,6 +88,7 @@ from memplan.dialects.stream import (
     _ExecuteResultNames,
     _await,
     _dynamic_dim_count,
+    _parse_fat_arrow,
     _sized,
     _verify_dims,
     parse_optional_on,
@@ -1502,33 +1504,120 @@ class AsyncParameterWriteOp(IRDLOperation):
         return _tied_to(self, self.source)
 
 
+@dataclass
+class _BatchRow:
+    """One row of a gather or scatter: a parameter and a range of the resource."""
+
+    scope: UnresolvedOperand | None
+    key: UnresolvedOperand
+    offset: UnresolvedOperand
+    resource: UnresolvedOperand
+    range: tuple[UnresolvedOperand, ...]
+    type: Attribute
+    size: UnresolvedOperand | None
+
+
+def _parse_parameter_row(parser: Parser) -> tuple[UnresolvedOperand | None, ...]:
+    """`(%scope::)?%key[%offset]`."""
+    scope, key = _parse_parameter_reference(parser)
+    parser.parse_punctuation("[")
+    offset = parser.parse_unresolved_operand()
+    parser.parse_punctuation("]")
+    return scope, key, offset
+
+
+def _parse_resource_row(parser: Parser) -> tuple[object, ...]:
+    """`%r[%offset to %end for %length] : type{%size}`."""
+    resource = parser.parse_unresolved_operand()
+    resource_range = _parse_range(parser)
+    parser.parse_punctuation(":")
+    type, size = parse_sized_type(parser)
+    return resource, resource_range, type, size
+
+
+def _same_operand(a: UnresolvedOperand | None, b: UnresolvedOperand | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.span.text == b.span.text and a.index == b.index
+
+
 class _ParameterBatchOp(IRDLOperation):
     """`stream.async.parameter.gather` / `scatter`: `(on(aff))? (await(%t))?
     { row, ... } : type => !stream.timepoint`, one row per parameter, all rows on
-    one resource and one scope."""
+    one resource and one scope. Subclasses name their resource side (`target` or
+    `source`) and whether a row starts with the parameter."""
+
+    RESOURCE: ClassVar[str]
+    PARAMETER: ClassVar[str]
+    PARAMETER_FIRST: ClassVar[bool]
+    ROW_MISMATCH: ClassVar[str]
+    COUNT_MISMATCH: ClassVar[str]
 
     @classmethod
-    def _parse_rows(cls, parser: Parser, row) -> dict[str, Attribute | None]:
+    def parse(cls, parser: Parser) -> _ParameterBatchOp:
         affinity = parse_optional_on(parser)
         await_timepoint = None
         if parser.parse_optional_keyword("await") is not None:
             parser.parse_punctuation("(")
             await_timepoint = parser.parse_unresolved_operand()
             parser.parse_punctuation(")")
+        rows: list[_BatchRow] = []
+
+        def row() -> None:
+            if cls.PARAMETER_FIRST:
+                parameter = _parse_parameter_row(parser)
+                parser.parse_punctuation("->")
+                resource = _parse_resource_row(parser)
+            else:
+                resource = _parse_resource_row(parser)
+                parser.parse_punctuation("->")
+                parameter = _parse_parameter_row(parser)
+            new = _BatchRow(*parameter, *resource)  # type: ignore[arg-type]
+            if rows and not (
+                _same_operand(rows[0].scope, new.scope)
+                and _same_operand(rows[0].resource, new.resource)
+            ):
+                parser.raise_error(cls.ROW_MISMATCH)
+            rows.append(new)
+
         parser.parse_comma_separated_list(parser.Delimiter.BRACES, row)
         parser.parse_punctuation(":")
         result_type = parser.parse_type()
-        parser.parse_punctuation("=")
-        parser.parse_punctuation(">")
+        _parse_fat_arrow(parser)
         timepoint_type = parser.parse_type()
-        return {
-            "affinity": affinity,
-            "await": await_timepoint,
-            "result_type": result_type,
-            "timepoint_type": timepoint_type,
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        first = rows[0]
+        if first.size is None:
+            parser.raise_error(f"expected a sized {cls.RESOURCE} resource")
+        index, buffer = IndexType(), BufferType()
+        groups = {
+            cls.RESOURCE: [
+                parser.resolve_operand(first.resource, first.type),
+                parser.resolve_operand(first.size, index),
+                *([parser.resolve_operand(r.range[i], index) for r in rows]
+                  for i in range(3)),
+            ],
+            cls.PARAMETER: [
+                [] if first.scope is None else [parser.resolve_operand(first.scope, buffer)],
+                [parser.resolve_operand(r.key, buffer) for r in rows],
+                [parser.resolve_operand(r.offset, i64) for r in rows],
+            ],
         }
+        sides = (cls.PARAMETER, cls.RESOURCE) if cls.PARAMETER_FIRST else (
+            cls.RESOURCE, cls.PARAMETER)
+        return cls.build(
+            operands=[
+                *groups[sides[0]],
+                *groups[sides[1]],
+                [] if await_timepoint is None
+                else [parser.resolve_operand(await_timepoint, TimepointType())],
+            ],
+            properties={"affinity": affinity},
+            result_types=[result_type, timepoint_type],
+            attributes=attributes.data if attributes is not None else {},
+        )
 
-    def _print_head(self, printer: Printer) -> None:
+    def print(self, printer: Printer) -> None:
         print_optional_on(printer, getattr(self, "affinity"))
         timepoint = getattr(self, "await_timepoint")
         if timepoint is not None:
@@ -1536,13 +1625,34 @@ class _ParameterBatchOp(IRDLOperation):
             printer.print_operand(timepoint)
             printer.print_string(")")
         printer.print_string(" {")
+        resource: SSAValue = getattr(self, self.RESOURCE)
+        size: SSAValue = getattr(self, f"{self.RESOURCE}_size")
+        ranges = [getattr(self, f"{self.RESOURCE}_{part}") for part in ("offsets", "ends", "lengths")]
+        scope: SSAValue | None = getattr(self, f"{self.PARAMETER}_scope")
+        keys: Sequence[SSAValue] = getattr(self, f"{self.PARAMETER}_keys")
+        offsets: Sequence[SSAValue] = getattr(self, f"{self.PARAMETER}_offsets")
 
-    def _print_tail(self, printer: Printer, count: int, row) -> None:
+        def print_parameter(i: int) -> None:
+            _print_parameter_reference(printer, scope, keys[i])
+            printer.print_string("[")
+            printer.print_operand(offsets[i])
+            printer.print_string("]")
+
+        def print_resource(i: int) -> None:
+            printer.print_operand(resource)
+            _print_range(printer, *(r[i] for r in ranges))
+            printer.print_string(" : ")
+            print_sized_type(printer, resource.type, size)
+
+        first, second = (print_parameter, print_resource) if self.PARAMETER_FIRST else (
+            print_resource, print_parameter)
         with printer.indented():
-            for i in range(count):
+            for i in range(len(keys)):
                 printer._print_new_line()
-                row(i)
-                if i < count - 1:
+                first(i)
+                printer.print_string(" -> ")
+                second(i)
+                if i < len(keys) - 1:
                     printer.print_string(",")
         printer._print_new_line()
         printer.print_string("} : ")
@@ -1551,18 +1661,16 @@ class _ParameterBatchOp(IRDLOperation):
         printer.print_attribute(self.results[1].type)
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
+    def tied_result_operands(self) -> tuple[int | None, ...]:
+        return _tied_to(self, getattr(self, self.RESOURCE))
 
-def _same_row_operand(
-    parser: Parser, first: UnresolvedOperand | None, other: UnresolvedOperand | None,
-    message: str,
-) -> None:
-    same = (first is None) == (other is None) and (
-        first is None or other is None or (
-            first.span.text == other.span.text and first.index == other.index
-        )
-    )
-    if not same:
-        parser.raise_error(message)
+    def verify_(self) -> None:
+        counts = [len(getattr(self, f"{self.PARAMETER}_{part}")) for part in ("keys", "offsets")]
+        counts += [len(getattr(self, f"{self.RESOURCE}_{part}"))
+                   for part in ("offsets", "ends", "lengths")]
+        _verify_ranges(counts, self.COUNT_MISMATCH)
+        if self.results[0].type != getattr(self, self.RESOURCE).type:
+            raise VerifyException(f"the result has the type of the {self.RESOURCE}")
 
 
 @irdl_op_definition
@@ -1572,6 +1680,15 @@ class AsyncParameterGatherOp(_ParameterBatchOp):
     parameters into ranges of one target (the result)."""
 
     name = "stream.async.parameter.gather"
+
+    RESOURCE: ClassVar[str] = "target"
+    PARAMETER: ClassVar[str] = "source"
+    PARAMETER_FIRST: ClassVar[bool] = True
+    ROW_MISMATCH: ClassVar[str] = "each operation must use the same scope and target resource"
+    COUNT_MISMATCH: ClassVar[str] = (
+        "requires that the source keys, source offsets, target offsets, "
+        "target ends, and lengths are all 1:1"
+    )
 
     source_scope = opt_operand_def(BufferType)
     source_keys = var_operand_def(BufferType)
@@ -1600,87 +1717,6 @@ class AsyncParameterGatherOp(_ParameterBatchOp):
     def result_size_of(self, index: int) -> SSAValue | None:
         return self.target_size if index == 0 else None
 
-    def tied_result_operands(self) -> tuple[int | None, ...]:
-        return _tied_to(self, self.target)
-
-    def verify_(self) -> None:
-        _verify_ranges(
-            [len(self.source_keys), len(self.source_offsets), len(self.target_offsets),
-             len(self.target_ends), len(self.target_lengths)],
-            "requires that the source keys, source offsets, target offsets, "
-            "target ends, and lengths are all 1:1",
-        )
-        if self.result.type != self.target.type:
-            raise VerifyException("the result has the type of the target")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AsyncParameterGatherOp:
-        rows: list[tuple[UnresolvedOperand | None, UnresolvedOperand,
-                         UnresolvedOperand, tuple[UnresolvedOperand, ...],
-                         UnresolvedOperand, Attribute, UnresolvedOperand | None]] = []
-
-        def row() -> None:
-            scope, key = _parse_parameter_reference(parser)
-            parser.parse_punctuation("[")
-            offset = parser.parse_unresolved_operand()
-            parser.parse_punctuation("]")
-            parser.parse_punctuation("->")
-            target = parser.parse_unresolved_operand()
-            target_range = _parse_range(parser)
-            parser.parse_punctuation(":")
-            type, size = parse_sized_type(parser)
-            if rows:
-                _same_row_operand(
-                    parser, rows[0][0], scope,
-                    "each operation must use the same scope and target resource",
-                )
-                _same_row_operand(
-                    parser, rows[0][4], target,
-                    "each operation must use the same scope and target resource",
-                )
-            rows.append((scope, key, offset, target_range, target, type, size))
-
-        head = cls._parse_rows(parser, row)
-        index = IndexType()
-        scope, _, _, _, target, target_type, target_size = rows[0]
-        if target_size is None:
-            parser.raise_error("expected a sized target resource")
-        buffer = BufferType()
-        return cls.build(
-            operands=[
-                [] if scope is None else [parser.resolve_operand(scope, buffer)],
-                [parser.resolve_operand(r[1], buffer) for r in rows],
-                [parser.resolve_operand(r[2], i64) for r in rows],
-                parser.resolve_operand(target, target_type),
-                parser.resolve_operand(target_size, index),
-                [parser.resolve_operand(r[3][0], index) for r in rows],
-                [parser.resolve_operand(r[3][1], index) for r in rows],
-                [parser.resolve_operand(r[3][2], index) for r in rows],
-                [] if head["await"] is None
-                else [parser.resolve_operand(head["await"], TimepointType())],
-            ],
-            properties={"affinity": head["affinity"]},
-            result_types=[head["result_type"], head["timepoint_type"]],
-            attributes=(parser.parse_optional_attr_dict_with_keyword() or DictionaryAttr({})).data,
-        )
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer)
-
-        def row(i: int) -> None:
-            _print_parameter_reference(printer, self.source_scope, self.source_keys[i])
-            printer.print_string("[")
-            printer.print_operand(self.source_offsets[i])
-            printer.print_string("] -> ")
-            printer.print_operand(self.target)
-            _print_range(
-                printer, self.target_offsets[i], self.target_ends[i], self.target_lengths[i]
-            )
-            printer.print_string(" : ")
-            print_sized_type(printer, self.target.type, self.target_size)
-
-        self._print_tail(printer, len(self.source_keys), row)
-
 
 @irdl_op_definition
 class AsyncParameterScatterOp(_ParameterBatchOp):
@@ -1689,6 +1725,15 @@ class AsyncParameterScatterOp(_ParameterBatchOp):
     one source into many parameters (the result is the source)."""
 
     name = "stream.async.parameter.scatter"
+
+    RESOURCE: ClassVar[str] = "source"
+    PARAMETER: ClassVar[str] = "target"
+    PARAMETER_FIRST: ClassVar[bool] = False
+    ROW_MISMATCH: ClassVar[str] = "each operation must use the same source resource and scope"
+    COUNT_MISMATCH: ClassVar[str] = (
+        "requires that the source offsets, source ends, lengths, target keys, "
+        "and target offsets are all 1:1"
+    )
 
     source = operand_def(ResourceType)
     source_size = operand_def(IndexType)
@@ -1711,88 +1756,6 @@ class AsyncParameterScatterOp(_ParameterBatchOp):
         SizeAware.fields(operands={0: "source_size"}, results={0: "source_size"}),
         _PARAMETER_NAMES,
     )
-
-    def tied_result_operands(self) -> tuple[int | None, ...]:
-        return _tied_to(self, self.source)
-
-    def verify_(self) -> None:
-        _verify_ranges(
-            [len(self.target_keys), len(self.source_offsets), len(self.source_ends),
-             len(self.source_lengths), len(self.target_offsets)],
-            "requires that the source offsets, source ends, lengths, target keys, "
-            "and target offsets are all 1:1",
-        )
-        if self.result.type != self.source.type:
-            raise VerifyException("the result has the type of the source")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AsyncParameterScatterOp:
-        rows: list[tuple[UnresolvedOperand, tuple[UnresolvedOperand, ...], Attribute,
-                         UnresolvedOperand | None, UnresolvedOperand | None,
-                         UnresolvedOperand, UnresolvedOperand]] = []
-
-        def row() -> None:
-            source = parser.parse_unresolved_operand()
-            source_range = _parse_range(parser)
-            parser.parse_punctuation(":")
-            type, size = parse_sized_type(parser)
-            parser.parse_punctuation("->")
-            scope, key = _parse_parameter_reference(parser)
-            parser.parse_punctuation("[")
-            offset = parser.parse_unresolved_operand()
-            parser.parse_punctuation("]")
-            if rows:
-                _same_row_operand(
-                    parser, rows[0][0], source,
-                    "each operation must use the same source resource and scope",
-                )
-                _same_row_operand(
-                    parser, rows[0][4], scope,
-                    "each operation must use the same source resource and scope",
-                )
-            rows.append((source, source_range, type, size, scope, key, offset))
-
-        head = cls._parse_rows(parser, row)
-        index = IndexType()
-        source, _, source_type, source_size, scope, _, _ = rows[0]
-        if source_size is None:
-            parser.raise_error("expected a sized source resource")
-        buffer = BufferType()
-        return cls.build(
-            operands=[
-                parser.resolve_operand(source, source_type),
-                parser.resolve_operand(source_size, index),
-                [parser.resolve_operand(r[1][0], index) for r in rows],
-                [parser.resolve_operand(r[1][1], index) for r in rows],
-                [parser.resolve_operand(r[1][2], index) for r in rows],
-                [] if scope is None else [parser.resolve_operand(scope, buffer)],
-                [parser.resolve_operand(r[5], buffer) for r in rows],
-                [parser.resolve_operand(r[6], i64) for r in rows],
-                [] if head["await"] is None
-                else [parser.resolve_operand(head["await"], TimepointType())],
-            ],
-            properties={"affinity": head["affinity"]},
-            result_types=[head["result_type"], head["timepoint_type"]],
-            attributes=(parser.parse_optional_attr_dict_with_keyword() or DictionaryAttr({})).data,
-        )
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer)
-
-        def row(i: int) -> None:
-            printer.print_operand(self.source)
-            _print_range(
-                printer, self.source_offsets[i], self.source_ends[i], self.source_lengths[i]
-            )
-            printer.print_string(" : ")
-            print_sized_type(printer, self.source.type, self.source_size)
-            printer.print_string(" -> ")
-            _print_parameter_reference(printer, self.target_scope, self.target_keys[i])
-            printer.print_string("[")
-            printer.print_operand(self.target_offsets[i])
-            printer.print_string("]")
-
-        self._print_tail(printer, len(self.target_keys), row)
 
 
 STREAM_RUNTIME_OPS = (
