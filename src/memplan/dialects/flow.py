@@ -30,6 +30,9 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.util import (
     parse_entry_points,
+    parse_workload,
+    print_entry_points,
+    print_workload,
     tied_indices,
     tied_operands_attr,
     verify_tied_operands,
@@ -98,15 +101,7 @@ class DispatchOp(IRDLOperation):
     def parse(cls, parser: Parser) -> DispatchOp:
         entry_points = parse_entry_points(parser)
         index = IndexType()
-        workload: list[SSAValue] = []
-        if parser.parse_optional_punctuation("[") is not None:
-            if parser.parse_optional_punctuation("]") is None:
-                workload = [parser.resolve_operand(parser.parse_unresolved_operand(), index)]
-                while parser.parse_optional_punctuation(",") is not None:
-                    workload.append(
-                        parser.resolve_operand(parser.parse_unresolved_operand(), index)
-                    )
-                parser.parse_punctuation("]")
+        workload = parse_workload(parser)
         pos = parser.pos
         operands = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, parser.parse_unresolved_operand
@@ -168,16 +163,8 @@ class DispatchOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        if len(self.entry_points.data) == 1:
-            printer.print_attribute(self.entry_points.data[0])
-        else:
-            printer.print_string("{")
-            printer.print_list(self.entry_points.data, printer.print_attribute)
-            printer.print_string("}")
-        if self.workload:
-            printer.print_string("[")
-            printer.print_list(self.workload, printer.print_operand)
-            printer.print_string("]")
+        print_entry_points(printer, self.entry_points.data)
+        print_workload(printer, self.workload)
         printer.print_string("(")
         printer.print_list(self.arguments, printer.print_operand)
         printer.print_string(")")

@@ -106,6 +106,9 @@ from memplan.dialects.util_interfaces import SizeAware
 from memplan.dialects.util import (
     STREAM_PATTERNS,
     parse_entry_points,
+    parse_workload,
+    print_entry_points,
+    print_workload,
     parse_result_list,
     parse_sized_type,
     print_result_list,
@@ -1049,20 +1052,13 @@ class AsyncDispatchOp(IRDLOperation):
         affinity = parse_optional_on(parser)
         entry_points = parse_entry_points(parser)
 
-        workload: list[UnresolvedOperand] = []
-        if parser.parse_optional_punctuation("[") is not None:
-            if parser.parse_optional_punctuation("]") is None:
-                workload.append(parser.parse_unresolved_operand())
-                while parser.parse_optional_punctuation(",") is not None:
-                    workload.append(parser.parse_unresolved_operand())
-                parser.parse_punctuation("]")
-
+        workload = parse_workload(parser)
         call = parse_ranged_call(parser)
         op = cls(
             entry_points,
             call.operands,
             call.result_types,
-            workload=[parser.resolve_operand(w, IndexType()) for w in workload],
+            workload=workload,
             affinity=affinity,
             **call.ranges,
         )
@@ -1072,16 +1068,8 @@ class AsyncDispatchOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         print_optional_on(printer, self.affinity)
         printer.print_string(" ")
-        if len(self.entry_points.data) == 1:
-            printer.print_attribute(self.entry_points.data[0])
-        else:
-            printer.print_string("{")
-            printer.print_list(self.entry_points.data, printer.print_attribute)
-            printer.print_string("}")
-        if self.workload:
-            printer.print_string("[")
-            printer.print_list(self.workload, printer.print_operand)
-            printer.print_string("]")
+        print_entry_points(printer, self.entry_points.data)
+        print_workload(printer, self.workload)
         print_ranged_call(printer, self)
 
 

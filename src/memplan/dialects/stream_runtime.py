@@ -103,6 +103,9 @@ from memplan.dialects.util import (
     CanonicalizedBy,
     UnusedType,
     parse_entry_points,
+    parse_workload,
+    print_entry_points,
+    print_workload,
     parse_result_list,
     parse_sized_type,
     print_result_list,
@@ -1081,13 +1084,7 @@ class TensorDispatchOp(IRDLOperation):
         affinity = parse_optional_on(parser)
         entry_points = parse_entry_points(parser)
         index = IndexType()
-        workload: list[UnresolvedOperand] = []
-        if parser.parse_optional_punctuation("[") is not None:
-            if parser.parse_optional_punctuation("]") is None:
-                workload = [parser.parse_unresolved_operand()]
-                while parser.parse_optional_punctuation(",") is not None:
-                    workload.append(parser.parse_unresolved_operand())
-                parser.parse_punctuation("]")
+        workload = parse_workload(parser)
         operands = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, parser.parse_unresolved_operand
         )
@@ -1149,7 +1146,7 @@ class TensorDispatchOp(IRDLOperation):
 
         return cls.build(
             operands=[
-                idx(workload),
+                workload,
                 parser.resolve_operands(operands, types, pos),
                 idx(sizes),
                 idx(encoding_dims),
@@ -1170,16 +1167,8 @@ class TensorDispatchOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         print_optional_on(printer, self.affinity)
         printer.print_string(" ")
-        if len(self.entry_points.data) == 1:
-            printer.print_attribute(self.entry_points.data[0])
-        else:
-            printer.print_string("{")
-            printer.print_list(self.entry_points.data, printer.print_attribute)
-            printer.print_string("}")
-        if self.workload:
-            printer.print_string("[")
-            printer.print_list(self.workload, printer.print_operand)
-            printer.print_string("]")
+        print_entry_points(printer, self.entry_points.data)
+        print_workload(printer, self.workload)
         printer.print_string("(")
         printer.print_list(self.resource_operands, printer.print_operand)
         printer.print_string(")")

@@ -264,6 +264,29 @@ def print_entry_points(printer: Printer, entry_points: Sequence[SymbolRefAttr]) 
     printer.print_string("}")
 
 
+def parse_workload(parser: Parser) -> list[SSAValue]:
+    """`([%w, ...])?` after a dispatch's entry points: the workload, index values."""
+    if parser.parse_optional_punctuation("[") is None:
+        return []
+    if parser.parse_optional_punctuation("]") is not None:
+        return []
+    index = IndexType()
+    workload = parser.parse_comma_separated_list(
+        parser.Delimiter.NONE,
+        lambda: parser.resolve_operand(parser.parse_unresolved_operand(), index),
+    )
+    parser.parse_punctuation("]")
+    return workload
+
+
+def print_workload(printer: Printer, workload: Sequence[SSAValue]) -> None:
+    """Inverse of `parse_workload`: nothing for an empty workload."""
+    if workload:
+        printer.print_string("[")
+        printer.print_list(workload, printer.print_operand)
+        printer.print_string("]")
+
+
 def parse_sized_type(
     parser: Parser,
 ) -> tuple[Attribute, UnresolvedOperand | None]:
