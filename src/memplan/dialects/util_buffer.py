@@ -164,7 +164,7 @@ def storage_size(attr: Attribute) -> int | None:
 @irdl_attr_definition
 class CompositeAttr(ParametrizedAttribute, SizedStorageAttr):
     """`#util.composite<Nxi8, [value, ...]>`: serializable values laid end to end
-    (N bytes in all). Printed one value a line, four spaces in, as IREE does
+    (N bytes in all; `of` computes N). Printed one value a line, four spaces in, as IREE does
     whatever the nesting (its attribute printers cannot know the indent), so the
     print is a fixed point."""
 
@@ -181,18 +181,15 @@ class CompositeAttr(ParametrizedAttribute, SizedStorageAttr):
         """IREE's alias, `#composite_of_<N>b`."""
         return f"composite_of_{self.total_length.data}b"
 
-    def verify(self) -> None:
-        total = 0
-        for value in self.values.data:
-            size = storage_size(value)
-            if size is None:
-                raise VerifyException(f"value is not serializable: {value}")
-            total += size
-        if total != self.total_length.data:
-            raise VerifyException(
-                f"total length mismatch: calculated size of values is {total} but "
-                f"composite reports {self.total_length.data}"
-            )
+    @staticmethod
+    def of(values: Sequence[Attribute]) -> CompositeAttr | None:
+        """The composite of `values`, its length their storage sizes' sum; None
+        when one is not serializable (IREE's builder). IREE's parser takes the
+        written length as is, and so does memplan's."""
+        sizes = [storage_size(v) for v in values]
+        if any(size is None for size in sizes):
+            return None
+        return CompositeAttr(IntAttr(sum(sizes)), ArrayAttr(values))  # type: ignore[arg-type]
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> tuple[IntAttr, ArrayAttr]:
@@ -260,8 +257,8 @@ class ListConstructOp(IRDLOperation):
         for index, value in enumerate(self.values):
             if not can_implicitly_cast(value.type, element):
                 raise VerifyException(
-                    f"list[{index}] type {value.type} cannot be be cast to list "
-                    f"type {element}"
+                    f"list[{index}] type '{value.type}' cannot be be cast to list "
+                    f"type '{element}'"
                 )
 
     @classmethod
@@ -349,7 +346,8 @@ class ListGetOp(IRDLOperation):
         element = _element_type(self.list.type)
         if not can_implicitly_cast(element, self.result.type):
             raise VerifyException(
-                f"list contains {element} and cannot be accessed as {self.result.type}"
+                f"list contains '{element}' and cannot be accessed as "
+                f"'{self.result.type}'"
             )
 
     @classmethod
@@ -367,6 +365,11 @@ class ListGetOp(IRDLOperation):
         result_type = list_type.element_type
         if parser.parse_optional_punctuation("->") is not None:
             result_type = parser.parse_type()
+            if not can_implicitly_cast(list_type.element_type, result_type):
+                parser.raise_error(
+                    "list access types must match the same base type as the list "
+                    "element type (when not variant)"
+                )
         values = parser.resolve_operands([list_, index], [list_type, _INDEX], pos)
         op = cls.create(operands=values, result_types=[result_type])
         op.attributes.update(attributes)
@@ -403,7 +406,7 @@ class ListSetOp(IRDLOperation):
         element = _element_type(self.list.type)
         if not can_implicitly_cast(self.value.type, element):
             raise VerifyException(
-                f"list contains {element} and cannot be mutated as {self.value.type}"
+                f"list contains '{element}' and cannot be mutated as '{self.value.type}'"
             )
 
     @classmethod
@@ -531,7 +534,10 @@ class BufferConstantOp(IRDLOperation):
 
     def verify_(self) -> None:
         if storage_size(self.value) is None:
-            raise VerifyException("unsupported non-serializable constant attribute type")
+            raise VerifyException(
+                "attribute 'value' failed to satisfy constraint: buffer-like constant "
+                "attribute values"
+            )
         _verify_alignment(self, self.alignment)
 
 

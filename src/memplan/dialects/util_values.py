@@ -387,7 +387,7 @@ class CastOp(IRDLOperation):
         for what, type in (("operand", self.operand.type), ("result", self.result.type)):
             if not is_object_compatible(type):
                 raise VerifyException(
-                    f"{what} type {type} is not object cast compatible"
+                    f"{what} type '{type}' is not object cast compatible"
                 )
 
 
@@ -837,8 +837,8 @@ class HoistableConversionOp(IRDLOperation):
         for i, (arg, value) in enumerate(zip(block.args, self.inputs)):
             if arg.type != value.type:
                 raise VerifyException(
-                    f"block argument #{i} type {arg.type} does not match input type "
-                    f"{value.type}"
+                    f"block argument #{i} type '{arg.type}' does not match input "
+                    f"type '{value.type}'"
                 )
         terminator = block.last_op
         if terminator is None or terminator.name != "util.return":
@@ -851,8 +851,8 @@ class HoistableConversionOp(IRDLOperation):
         for i, (value, result) in enumerate(zip(terminator.operands, self.results_)):
             if value.type != result.type:
                 raise VerifyException(
-                    f"return operand #{i} type {value.type} does not match result "
-                    f"type {result.type}"
+                    f"return operand #{i} type '{value.type}' does not match result "
+                    f"type '{result.type}'"
                 )
 
     @classmethod

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import IntegerType, VectorType
-from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.data_layout import packed_storage_bytes
 from memplan.dialects import util_buffer as ub
@@ -79,9 +78,17 @@ def test_composites_print_as_iree_at_any_depth(values, depth):
     assert all(line.startswith("    ") and line[4] != " " for line in value_lines)
 
 
-def test_composite_length_must_match_its_values():
-    with pytest.raises(VerifyException, match="calculated size of values is 2 but composite reports 3"):
-        parse('module attributes {util.c = #util.composite<3xi8, ["ab"]>} {}')
+def test_composite_of_sums_storage_sizes():
+    """Dense elements packed at their width, strings without terminator, byte
+    patterns by their type; a value that does not serialize gives no composite."""
+    module = parse(
+        'module attributes {util.v = [dense<1> : tensor<3xi16>, "abcd", '
+        "#util.byte_pattern<1> : tensor<5xi8>, 7 : i32]} {}"
+    )
+    values = module.attributes["util.v"].data
+    composite = ub.CompositeAttr.of(values[:3])
+    assert composite is not None and composite.total_length.data == 6 + 4 + 5
+    assert ub.CompositeAttr.of(values) is None
 
 
 def test_packed_storage_sizes_follow_iree():
