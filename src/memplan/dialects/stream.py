@@ -1014,8 +1014,10 @@ class AsyncDispatchOp(IRDLOperation):
         return size_among(self.results, self.result_sizes, index)
 
     def operand_size_of(self, index: int) -> SSAValue | None:
-        """The size of `resource_operands[index]` (not of the op's operand #index)."""
-        return size_among(self.resource_operands, self.resource_operand_sizes, index)
+        """The size of operand #index (the workload comes before the resources)."""
+        return size_among(
+            self.resource_operands, self.resource_operand_sizes, index - len(self.workload)
+        )
 
     def verify_(self) -> None:
         if not self.entry_points.data:

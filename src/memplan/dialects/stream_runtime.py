@@ -921,7 +921,7 @@ class AsyncCallOp(IRDLOperation):
         return tied_indices(self.tied_operands, len(self.results))
 
     def operand_size_of(self, index: int) -> SSAValue | None:
-        """The size of `resource_operands[index]`, as for `async.dispatch`."""
+        """The size of operand #index (the resources are the first operands)."""
         return size_among(self.resource_operands, self.resource_operand_sizes, index)
 
     def result_size_of(self, index: int) -> SSAValue | None:
@@ -1049,7 +1049,8 @@ class TensorDispatchOp(IRDLOperation):
         return tied_indices(self.tied_operands, len(self.results))
 
     def operand_size_of(self, index: int) -> SSAValue | None:
-        return size_among(self.resource_operands, self.operand_sizes, index)
+        """The size of operand #index (the workload comes before the resources)."""
+        return size_among(self.resource_operands, self.operand_sizes, index - len(self.workload))
 
     def result_size_of(self, index: int) -> SSAValue | None:
         return size_among(self.results, self.result_sizes, index)

@@ -80,3 +80,19 @@ util.func public @unused_collective(%r: !stream.resource<*>, %n: index, %ch: !st
   // CHECK: util.return
   util.return %r : !stream.resource<*>
 }
+
+// -----
+
+// A resource's size is the one a dispatch passes with it, found by operand
+// position: the workload comes first, so position and resource index differ.
+// CHECK-LABEL: @sizes_through_dispatches
+// CHECK-SAME: (%[[A:.+]]: !stream.resource<*>, %[[B:.+]]: !stream.resource<*>, %[[NA:.+]]: index, %[[NB:.+]]: index)
+util.func public @sizes_through_dispatches(%a: !stream.resource<*>, %b: !stream.resource<*>, %na: index, %nb: index) -> (index, index, !stream.resource<*>, !stream.resource<*>) {
+  %c0 = arith.constant 0 : index
+  %d = stream.async.dispatch @ex::@e[%nb](%a[%c0 to %na for %na], %b[%c0 to %nb for %nb]) : (!stream.resource<*>{%na}, !stream.resource<*>{%nb}) -> !stream.resource<*>{%na}
+  %t = stream.tensor.dispatch @ex::@e[%na](%b, %a) : (tensor<4xf32> in !stream.resource<*>{%nb}, tensor<4xf32> in !stream.resource<*>{%na}) -> tensor<4xf32> in !stream.resource<*>{%na}
+  %sa = stream.resource.size %a : !stream.resource<*>
+  %sb = stream.resource.size %b : !stream.resource<*>
+  // CHECK: util.return %[[NA]], %[[NB]]
+  util.return %sa, %sb, %d, %t : index, index, !stream.resource<*>, !stream.resource<*>
+}
