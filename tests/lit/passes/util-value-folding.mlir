@@ -1,5 +1,6 @@
 // RUN: memplan-opt %s --split-input-file -p canonicalize | FileCheck %s
 // RUN: xdsl-opt %s --split-input-file -p canonicalize | FileCheck %s --check-prefix=XDSL
+// RUN: memplan-opt %s --split-input-file -p apply-patterns | FileCheck %s
 
 // The folders of util's value, buffer and string ops, declared on the ops: each
 // case has the IR a folder rewrites and the IR it must leave alone.
@@ -143,6 +144,8 @@ util.func public @sizeof() -> (index, index, index) {
 
 // -----
 
+// XDSL-LABEL: @switch
+// XDSL: util.return %b, %d, %d, %{{.+}} : i32, i32, i32, i32
 // CHECK-LABEL: @switch
 // CHECK-SAME: (%[[I:.+]]: index, %[[A:.+]]: i32, %[[B:.+]]: i32, %[[D:.+]]: i32)
 util.func public @switch(%i: index, %a: i32, %b: i32, %d: i32) -> (i32, i32, i32, i32) {
@@ -188,6 +191,9 @@ util.func public @assume_kept(%x: index) -> index {
 
 // -----
 
+// XDSL-LABEL: @unfoldable
+// XDSL: %[[C:.+]] = arith.constant 7 : i32
+// XDSL: util.optimization_barrier %[[C]] : i32
 // CHECK-LABEL: @unfoldable
 util.func public @unfoldable() -> i32 {
   // CHECK: %[[C:.+]] = arith.constant 7 : i32
