@@ -27,7 +27,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import (
     Attribute,
-    Block,
     Dialect,
     Operation,
     ParametrizedAttribute,
@@ -56,6 +55,7 @@ from xdsl.traits import (
     SingleBlockImplicitTerminator,
     SymbolOpInterface,
     SymbolTable,
+    ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -637,27 +637,19 @@ class BufferViewDimOp(IRDLOperation):
 # --------------------------------------------------------------------------------
 
 
-def _parse_visibility(parser: Parser) -> StringAttr | None:
+def parse_visibility(parser: Parser) -> StringAttr | None:
+    """IREE's `custom<SymbolVisibility>`: an optional `public`/`private`/`nested`."""
     keyword = parser.parse_optional_visibility_keyword()
     return None if keyword is None else StringAttr(getattr(keyword, "data", keyword))
 
 
-def _print_visibility(printer: Printer, visibility: StringAttr | None) -> None:
+def print_visibility(printer: Printer, visibility: StringAttr | None) -> None:
     if visibility is not None:
         printer.print_string(f" {visibility.data}")
 
 
-def _parse_body(parser: Parser, terminator: type[IRDLOperation]) -> Region:
-    """A single-block region, its implicit terminator added where it is left out."""
-    region = parser.parse_region()
-    if not region.blocks:
-        region.add_block(Block())
-    if not isinstance(region.block.last_op, terminator):
-        region.block.add_op(terminator())
-    return region
-
-
-def _print_body(printer: Printer, region: Region) -> None:
+def print_body(printer: Printer, region: Region) -> None:
+    """` { ... }` without its implicit terminator."""
     printer.print_string(" ")
     printer.print_region(region, print_entry_block_args=False, print_block_terminators=False)
 
@@ -705,26 +697,27 @@ class ExecutableOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ExecutableOp:
-        visibility = _parse_visibility(parser)
+        visibility = parse_visibility(parser)
         lazy = parser.parse_optional_keyword("lazy") is not None
         name = parser.parse_symbol_name()
         attributes = parser.parse_optional_attr_dict_with_keyword()
         op = cls.build(
             properties={"sym_name": name, "sym_visibility": visibility, "lazy": UnitAttr() if lazy else None},
-            regions=[_parse_body(parser, ExecutableEndOp)],
+            regions=[parser.parse_region()],
         )
+        ensure_terminator(op, SingleBlockImplicitTerminator(ExecutableEndOp))
         if attributes is not None:
             op.attributes.update(attributes.data)
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_visibility(printer, self.sym_visibility)
+        print_visibility(printer, self.sym_visibility)
         if self.lazy is not None:
             printer.print_string(" lazy")
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
         printer.print_op_attributes(self.attributes, print_keyword=True)
-        _print_body(printer, self.body)
+        print_body(printer, self.body)
 
 
 @irdl_op_definition
@@ -774,7 +767,7 @@ class ExecutableVariantOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ExecutableVariantOp:
-        visibility = _parse_visibility(parser)
+        visibility = parse_visibility(parser)
         name = parser.parse_symbol_name()
         parser.parse_keyword("target")
         parser.parse_punctuation("(")
@@ -789,13 +782,14 @@ class ExecutableVariantOp(IRDLOperation):
                 properties[keyword] = parser.parse_attribute()
                 parser.parse_punctuation(")")
         attributes = parser.parse_optional_attr_dict_with_keyword()
-        op = cls.build(properties=properties, regions=[_parse_body(parser, ExecutableVariantEndOp)])
+        op = cls.build(properties=properties, regions=[parser.parse_region()])
+        ensure_terminator(op, SingleBlockImplicitTerminator(ExecutableVariantEndOp))
         if attributes is not None:
             op.attributes.update(attributes.data)
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_visibility(printer, self.sym_visibility)
+        print_visibility(printer, self.sym_visibility)
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
         printer.print_string(" target(")
@@ -808,7 +802,7 @@ class ExecutableVariantOp(IRDLOperation):
                 printer.print_attribute(value)
                 printer.print_string(")")
         printer.print_op_attributes(self.attributes, print_keyword=True)
-        _print_body(printer, self.body)
+        print_body(printer, self.body)
 
     def verify_(self) -> None:
         _check_parent(self, ExecutableOp)

@@ -67,6 +67,7 @@ from xdsl.traits import (
     RecursiveMemoryEffect,
     SingleBlockImplicitTerminator,
     SymbolOpInterface,
+    ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -149,54 +150,45 @@ def _verify_size_count(op: Operation, values: Sequence[SSAValue], sizes: Sequenc
 _TARGET_SIZE = SizeAware.fields(operands={0: "target_size"})
 
 
-@irdl_op_definition
-class CmdFlushOp(IRDLOperation):
-    """`stream.cmd.flush (to(aff))? %r[%off for %len] : type{%size}` -- makes a
-    range available to another device."""
-
-    name = "stream.cmd.flush"
-
-    target = operand_def(ResourceType)
-    target_size = operand_def(IndexType)
-    target_offset = operand_def(IndexType)
-    target_length = operand_def(IndexType)
-    source_affinity = opt_prop_def(DeviceAffinityAttr)
-
-    traits = traits_def(
-        CmdPhase(),
-        _TARGET_SIZE,
-        OperandEffects(reads=operands_named("target"), writes=operands_named("target")),
+def _transfer_op(op_name: str, keyword: str, doc: str) -> type[IRDLOperation]:
+    """`stream.cmd.flush` / `stream.cmd.invalidate`: a range moved to or from
+    another device (`keyword(#affinity)`), READ and WRITTEN."""
+    cls = type(
+        "Cmd" + op_name.title() + "Op",
+        (IRDLOperation,),
+        {
+            "name": f"stream.cmd.{op_name}",
+            "__doc__": doc,
+            "__module__": __name__,
+            "target": operand_def(ResourceType),
+            "target_size": operand_def(IndexType),
+            "target_offset": operand_def(IndexType),
+            "target_length": operand_def(IndexType),
+            "source_affinity": opt_prop_def(DeviceAffinityAttr),
+            "traits": traits_def(
+                CmdPhase(),
+                _TARGET_SIZE,
+                OperandEffects(reads=operands_named("target"), writes=operands_named("target")),
+            ),
+            "assembly_format": (
+                f"(`{keyword}` `(` qualified($source_affinity)^ `)`)? " + _RANGE
+                + _sized("target", "target_size") + " attr-dict-with-keyword"
+            ),
+        },
     )
-
-    assembly_format = (
-        "(`to` `(` qualified($source_affinity)^ `)`)? " + _RANGE
-        + _sized("target", "target_size") + " attr-dict-with-keyword"
-    )
+    return irdl_op_definition(cls)
 
 
-@irdl_op_definition
-class CmdInvalidateOp(IRDLOperation):
-    """`stream.cmd.invalidate (from(aff))? %r[%off for %len] : type{%size}` --
-    makes a range another device flushed visible here."""
-
-    name = "stream.cmd.invalidate"
-
-    target = operand_def(ResourceType)
-    target_size = operand_def(IndexType)
-    target_offset = operand_def(IndexType)
-    target_length = operand_def(IndexType)
-    source_affinity = opt_prop_def(DeviceAffinityAttr)
-
-    traits = traits_def(
-        CmdPhase(),
-        _TARGET_SIZE,
-        OperandEffects(reads=operands_named("target"), writes=operands_named("target")),
-    )
-
-    assembly_format = (
-        "(`from` `(` qualified($source_affinity)^ `)`)? " + _RANGE
-        + _sized("target", "target_size") + " attr-dict-with-keyword"
-    )
+CmdFlushOp = _transfer_op(
+    "flush", "to",
+    "`stream.cmd.flush (to(aff))? %r[%off for %len] : type{%size}` -- makes a range "
+    "available to another device.",
+)
+CmdInvalidateOp = _transfer_op(
+    "invalidate", "from",
+    "`stream.cmd.invalidate (from(aff))? %r[%off for %len] : type{%size}` -- makes "
+    "a range another device flushed visible here.",
+)
 
 
 @irdl_op_definition
@@ -816,16 +808,6 @@ class CmdCallOp(IRDLOperation):
 # --------------------------------------------------------------------------------
 
 
-def _ensure_yield(region: Region) -> Region:
-    """IREE's implicit `stream.yield`: added where the custom form leaves it out."""
-    if not region.blocks:
-        region.add_block(Block())
-    block = region.block
-    if not isinstance(block.last_op, YieldOp):
-        block.add_op(YieldOp())
-    return region
-
-
 def _verify_cmd_body(op: Operation) -> None:
     for nested in op.regions[0].block.ops:
         if not nested.has_trait(CmdPhase) and not isinstance(nested, YieldOp):
@@ -891,7 +873,7 @@ class CmdExecuteOp(IRDLOperation):
         names, arguments, types, sizes = _parse_capture_list(parser)
         pos = parser.pos
         operands = parser.resolve_operands(names, types, pos)
-        region = _ensure_yield(parser.parse_region(arguments))
+        region = parser.parse_region(arguments)
         _parse_fat_arrow(parser)
         pos = parser.pos
         if not isinstance(parser.parse_type(), TimepointType):
@@ -904,6 +886,7 @@ class CmdExecuteOp(IRDLOperation):
             result_types=[TimepointType()],
             regions=[region],
         )
+        ensure_terminator(op, _YIELDS)
         if attributes is not None:
             op.attributes.update(attributes.data)
         return op
@@ -942,9 +925,10 @@ class _WaveOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> _WaveOp:
-        region = _ensure_yield(parser.parse_region())
+        region = parser.parse_region()
         attributes = parser.parse_optional_attr_dict_with_keyword()
         op = cls.build(regions=[region])
+        ensure_terminator(op, _YIELDS)
         if attributes is not None:
             op.attributes.update(attributes.data)
         return op

@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, TypeAttribute
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -46,9 +46,11 @@ from xdsl.traits import (
     SingleBlockImplicitTerminator,
     SymbolOpInterface,
     SymbolTable,
+    ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.dialects.hal import parse_visibility, print_body, print_visibility
 from memplan.opaque import OpaqueBodies
 from memplan.printing.naming import AsmResultNames
 
@@ -72,16 +74,6 @@ class BindingType(ParametrizedAttribute, TypeAttribute):
     """`!stream.binding`: a dispatch function's view of one resource argument."""
 
     name = "stream.binding"
-
-
-def _parse_visibility(parser: Parser) -> StringAttr | None:
-    keyword = parser.parse_optional_visibility_keyword()
-    return None if keyword is None else StringAttr(keyword.data if isinstance(keyword, StringAttr) else keyword)
-
-
-def _print_visibility(printer: Printer, visibility: StringAttr | None) -> None:
-    if visibility is not None:
-        printer.print_string(f" {visibility.data}")
 
 
 @irdl_op_definition
@@ -121,9 +113,6 @@ class ExecutableOp(IRDLOperation):
     )
 
     def __init__(self, name: str, body: Region, visibility: str | None = None):
-        block = body.block
-        if not isinstance(block.last_op, ExecutableEndOp):
-            block.add_op(ExecutableEndOp())
         super().__init__(
             properties={
                 "sym_name": StringAttr(name),
@@ -131,27 +120,24 @@ class ExecutableOp(IRDLOperation):
             },
             regions=[body],
         )
+        ensure_terminator(self, SingleBlockImplicitTerminator(ExecutableEndOp))
 
     @classmethod
     def parse(cls, parser: Parser) -> ExecutableOp:
-        visibility = _parse_visibility(parser)
+        visibility = parse_visibility(parser)
         name = parser.parse_symbol_name().data
         attributes = parser.parse_optional_attr_dict_with_keyword()
-        region = parser.parse_region()
-        if not region.blocks:
-            region.add_block(Block())
-        op = cls(name, region, None if visibility is None else visibility.data)
+        op = cls(name, parser.parse_region(), None if visibility is None else visibility.data)
         if attributes is not None:
             op.attributes.update(attributes.data)
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_visibility(printer, self.sym_visibility)
+        print_visibility(printer, self.sym_visibility)
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
         printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_block_terminators=False)
+        print_body(printer, self.body)
 
 
 @irdl_op_definition
@@ -188,7 +174,7 @@ class ExecutableExportOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ExecutableExportOp:
-        visibility = _parse_visibility(parser)
+        visibility = parse_visibility(parser)
         function_ref = parser.parse_symbol_name().data
         name = function_ref
         if parser.parse_optional_keyword("as") is not None:
@@ -215,7 +201,7 @@ class ExecutableExportOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_visibility(printer, self.sym_visibility)
+        print_visibility(printer, self.sym_visibility)
         printer.print_string(" ")
         printer.print_symbol_name(self.function_ref.root_reference.data)
         if self.sym_name.data != self.function_ref.root_reference.data:
