@@ -248,25 +248,28 @@ class ParameterReference(CustomDirective):
         _print_parameter_reference(printer, self.scope.get(op), self.key.get(op))
 
 
-def _parse_range(parser: Parser) -> tuple[UnresolvedOperand, ...]:
-    """`[%offset to %end for %length]`."""
+def _parse_range(parser: Parser, *, with_end: bool = True) -> tuple[UnresolvedOperand, ...]:
+    """`[%offset to %end for %length]` (async ops) or `[%offset for %length]` (cmd)."""
     parser.parse_punctuation("[")
-    offset = parser.parse_unresolved_operand()
-    parser.parse_keyword("to")
-    end = parser.parse_unresolved_operand()
+    values = [parser.parse_unresolved_operand()]
+    if with_end:
+        parser.parse_keyword("to")
+        values.append(parser.parse_unresolved_operand())
     parser.parse_keyword("for")
-    length = parser.parse_unresolved_operand()
+    values.append(parser.parse_unresolved_operand())
     parser.parse_punctuation("]")
-    return offset, end, length
+    return tuple(values)
 
 
-def _print_range(printer: Printer, offset: SSAValue, end: SSAValue, length: SSAValue) -> None:
+def _print_range(printer: Printer, *values: SSAValue) -> None:
+    """Inverse of `_parse_range`: (offset, end, length) or (offset, length)."""
     printer.print_string("[")
-    printer.print_operand(offset)
-    printer.print_string(" to ")
-    printer.print_operand(end)
+    printer.print_operand(values[0])
+    if len(values) == 3:
+        printer.print_string(" to ")
+        printer.print_operand(values[1])
     printer.print_string(" for ")
-    printer.print_operand(length)
+    printer.print_operand(values[-1])
     printer.print_string("]")
 
 
@@ -1516,10 +1519,10 @@ def _parse_parameter_row(parser: Parser) -> tuple[UnresolvedOperand | None, ...]
     return scope, key, offset
 
 
-def _parse_resource_row(parser: Parser) -> tuple[object, ...]:
-    """`%r[%offset to %end for %length] : type{%size}`."""
+def _parse_resource_row(parser: Parser, with_end: bool) -> tuple[object, ...]:
+    """`%r[%offset (to %end)? for %length] : type{%size}`."""
     resource = parser.parse_unresolved_operand()
-    resource_range = _parse_range(parser)
+    resource_range = _parse_range(parser, with_end=with_end)
     parser.parse_punctuation(":")
     type, size = parse_sized_type(parser)
     return resource, resource_range, type, size
@@ -1532,16 +1535,20 @@ def _same_operand(a: UnresolvedOperand | None, b: UnresolvedOperand | None) -> b
 
 
 class _ParameterBatchOp(IRDLOperation):
-    """`stream.async.parameter.gather` / `scatter`: `(on(aff))? (await(%t))?
-    { row, ... } : type => !stream.timepoint`, one row per parameter, all rows on
-    one resource and one scope. Subclasses name their resource side (`target` or
-    `source`) and whether a row starts with the parameter."""
+    """The parameter gathers and scatters: `(on(aff))? (await(%t) (=>)?)?
+    { row, ... } (: type)? => !stream.timepoint`, one row per parameter, all rows
+    on one resource and one scope. Subclasses name their resource side (`target`
+    or `source`), whether a row starts with the parameter, and the async/cmd
+    differences: the async ops' ranges have an end and their resource is a result
+    (`: type`); the cmd ops write `await(%t) =>`."""
 
     RESOURCE: ClassVar[str]
     PARAMETER: ClassVar[str]
     PARAMETER_FIRST: ClassVar[bool]
     ROW_MISMATCH: ClassVar[str]
     COUNT_MISMATCH: ClassVar[str]
+    RANGE_PARTS: ClassVar[tuple[str, ...]] = ("offsets", "ends", "lengths")
+    IS_ASYNC: ClassVar[bool] = True
 
     @classmethod
     def parse(cls, parser: Parser) -> _ParameterBatchOp:
@@ -1551,15 +1558,18 @@ class _ParameterBatchOp(IRDLOperation):
             parser.parse_punctuation("(")
             await_timepoint = parser.parse_unresolved_operand()
             parser.parse_punctuation(")")
+            if not cls.IS_ASYNC:
+                _parse_fat_arrow(parser)
         rows: list[_BatchRow] = []
+        with_end = len(cls.RANGE_PARTS) == 3
 
         def row() -> None:
             if cls.PARAMETER_FIRST:
                 parameter = _parse_parameter_row(parser)
                 parser.parse_punctuation("->")
-                resource = _parse_resource_row(parser)
+                resource = _parse_resource_row(parser, with_end)
             else:
-                resource = _parse_resource_row(parser)
+                resource = _parse_resource_row(parser, with_end)
                 parser.parse_punctuation("->")
                 parameter = _parse_parameter_row(parser)
             new = _BatchRow(*parameter, *resource)  # type: ignore[arg-type]
@@ -1571,10 +1581,12 @@ class _ParameterBatchOp(IRDLOperation):
             rows.append(new)
 
         parser.parse_comma_separated_list(parser.Delimiter.BRACES, row)
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
+        result_types: list[Attribute] = []
+        if cls.IS_ASYNC:
+            parser.parse_punctuation(":")
+            result_types.append(parser.parse_type())
         _parse_fat_arrow(parser)
-        timepoint_type = parser.parse_type()
+        result_types.append(parser.parse_type())
         attributes = parser.parse_optional_attr_dict_with_keyword()
         first = rows[0]
         if first.size is None:
@@ -1585,7 +1597,7 @@ class _ParameterBatchOp(IRDLOperation):
                 parser.resolve_operand(first.resource, first.type),
                 parser.resolve_operand(first.size, index),
                 *([parser.resolve_operand(r.range[i], index) for r in rows]
-                  for i in range(3)),
+                  for i in range(len(cls.RANGE_PARTS))),
             ],
             cls.PARAMETER: [
                 [] if first.scope is None else [parser.resolve_operand(first.scope, buffer)],
@@ -1603,7 +1615,7 @@ class _ParameterBatchOp(IRDLOperation):
                 else [parser.resolve_operand(await_timepoint, TimepointType())],
             ],
             properties={"affinity": affinity},
-            result_types=[result_type, timepoint_type],
+            result_types=result_types,
             attributes=attributes.data if attributes is not None else {},
         )
 
@@ -1613,11 +1625,11 @@ class _ParameterBatchOp(IRDLOperation):
         if timepoint is not None:
             printer.print_string(" await(")
             printer.print_operand(timepoint)
-            printer.print_string(")")
+            printer.print_string(")" if self.IS_ASYNC else ") =>")
         printer.print_string(" {")
         resource: SSAValue = getattr(self, self.RESOURCE)
         size: SSAValue = getattr(self, f"{self.RESOURCE}_size")
-        ranges = [getattr(self, f"{self.RESOURCE}_{part}") for part in ("offsets", "ends", "lengths")]
+        ranges = [getattr(self, f"{self.RESOURCE}_{part}") for part in self.RANGE_PARTS]
         scope: SSAValue | None = getattr(self, f"{self.PARAMETER}_scope")
         keys: Sequence[SSAValue] = getattr(self, f"{self.PARAMETER}_keys")
         offsets: Sequence[SSAValue] = getattr(self, f"{self.PARAMETER}_offsets")
@@ -1645,21 +1657,24 @@ class _ParameterBatchOp(IRDLOperation):
                 if i < len(keys) - 1:
                     printer.print_string(",")
         printer._print_new_line()
-        printer.print_string("} : ")
-        printer.print_attribute(self.results[0].type)
+        printer.print_string("}")
+        if self.IS_ASYNC:
+            printer.print_string(" : ")
+            printer.print_attribute(self.results[0].type)
         printer.print_string(" => ")
-        printer.print_attribute(self.results[1].type)
+        printer.print_attribute(self.results[-1].type)
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
     def tied_result_operands(self) -> tuple[int | None, ...]:
+        if not self.IS_ASYNC:
+            return (None,)
         return _tied_to(self, getattr(self, self.RESOURCE))
 
     def verify_(self) -> None:
         counts = [len(getattr(self, f"{self.PARAMETER}_{part}")) for part in ("keys", "offsets")]
-        counts += [len(getattr(self, f"{self.RESOURCE}_{part}"))
-                   for part in ("offsets", "ends", "lengths")]
+        counts += [len(getattr(self, f"{self.RESOURCE}_{part}")) for part in self.RANGE_PARTS]
         _verify_ranges(counts, self.COUNT_MISMATCH)
-        if self.results[0].type != getattr(self, self.RESOURCE).type:
+        if self.IS_ASYNC and self.results[0].type != getattr(self, self.RESOURCE).type:
             raise VerifyException(f"the result has the type of the {self.RESOURCE}")
 
 
@@ -1748,6 +1763,264 @@ class AsyncParameterScatterOp(_ParameterBatchOp):
     )
 
 
+# --------------------------------------------------------------------------------
+# Parameter transfers in command buffers (stream.cmd.parameter.*)
+# --------------------------------------------------------------------------------
+
+_CMD_AWAIT = "(`await` `(` $await_timepoint^ `)` `=` `` `>`)?"
+
+
+@irdl_op_definition
+class CmdParameterLoadOp(IRDLOperation):
+    """`stream.cmd.parameter.load (on(aff))? (await(%t) =>)? { (%scope::)?%key[%off]
+    : type{%size}, ... } => !stream.timepoint` -- new resources holding
+    parameters, one per row, all of one type and one scope."""
+
+    name = "stream.cmd.parameter.load"
+
+    source_scope = opt_operand_def(BufferType)
+    source_keys = var_operand_def(BufferType)
+    source_offsets = var_operand_def(I64)
+    result_sizes = var_operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    results_ = var_result_def(ResourceType)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(allocates=lambda op: tuple(op.results[:-1])),
+        SizeAware(),
+        _ExecuteResultNames(),
+    )
+
+    def result_size_of(self, index: int) -> SSAValue | None:
+        return self.result_sizes[index] if index < len(self.result_sizes) else None
+
+    def verify_(self) -> None:
+        _verify_ranges(
+            [len(self.source_keys), len(self.source_offsets), len(self.result_sizes)],
+            "requires that the source keys, source offsets, and result sizes are all 1:1",
+        )
+        if len({r.type for r in self.results_}) > 1:
+            raise VerifyException("all results must be of the same type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CmdParameterLoadOp:
+        affinity = parse_optional_on(parser)
+        await_timepoint = None
+        if parser.parse_optional_keyword("await") is not None:
+            parser.parse_punctuation("(")
+            await_timepoint = parser.parse_unresolved_operand()
+            parser.parse_punctuation(")")
+            _parse_fat_arrow(parser)
+        rows: list[tuple[UnresolvedOperand | None, ...]] = []
+        types: list[Attribute] = []
+        sizes: list[UnresolvedOperand] = []
+
+        def row() -> None:
+            parameter = _parse_parameter_row(parser)
+            if rows and not _same_operand(rows[0][0], parameter[0]):
+                parser.raise_error("each operation must use the same scope")
+            parser.parse_punctuation(":")
+            pos = parser.pos
+            type, size = parse_sized_type(parser)
+            if size is None:
+                parser.raise_error("expected a sized resource type", pos)
+            rows.append(parameter)
+            types.append(type)
+            sizes.append(size)
+
+        parser.parse_comma_separated_list(parser.Delimiter.BRACES, row)
+        _parse_fat_arrow(parser)
+        timepoint_type = parser.parse_type()
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        scope = rows[0][0]
+        buffer, index = BufferType(), IndexType()
+        return cls.build(
+            operands=[
+                [] if scope is None else [parser.resolve_operand(scope, buffer)],
+                [parser.resolve_operand(r[1], buffer) for r in rows],  # type: ignore[arg-type]
+                [parser.resolve_operand(r[2], i64) for r in rows],  # type: ignore[arg-type]
+                [parser.resolve_operand(size, index) for size in sizes],
+                [] if await_timepoint is None
+                else [parser.resolve_operand(await_timepoint, TimepointType())],
+            ],
+            properties={"affinity": affinity},
+            result_types=[types, timepoint_type],
+            attributes=attributes.data if attributes is not None else {},
+        )
+
+    def print(self, printer: Printer) -> None:
+        print_optional_on(printer, self.affinity)
+        if self.await_timepoint is not None:
+            printer.print_string(" await(")
+            printer.print_operand(self.await_timepoint)
+            printer.print_string(") =>")
+        printer.print_string(" {")
+        with printer.indented():
+            for i, key in enumerate(self.source_keys):
+                printer._print_new_line()
+                _print_parameter_reference(printer, self.source_scope, key)
+                printer.print_string("[")
+                printer.print_operand(self.source_offsets[i])
+                printer.print_string("] : ")
+                print_sized_type(printer, self.results_[i].type, self.result_sizes[i])
+                if i < len(self.source_keys) - 1:
+                    printer.print_string(",")
+        printer._print_new_line()
+        printer.print_string("} => ")
+        printer.print_attribute(self.result_timepoint.type)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+@irdl_op_definition
+class CmdParameterReadOp(IRDLOperation):
+    """`stream.cmd.parameter.read (on(aff))? (await(%t) =>)? (%scope::)?%key[%off]
+    -> %r[%o for %l] : type{%size} => !stream.timepoint` -- WRITEs the target."""
+
+    name = "stream.cmd.parameter.read"
+
+    source_scope = opt_operand_def(BufferType)
+    source_key = operand_def(BufferType)
+    source_offset = operand_def(I64)
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offset = operand_def(IndexType)
+    target_length = operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware()
+    )
+    custom_directives = (ParameterReference,)
+
+    assembly_format = (
+        _AFFINITY + " " + _CMD_AWAIT + " " + _SOURCE_KEY + " `->` $target "
+        "`[` $target_offset `for` $target_length `]` `:` "
+        + _sized("target", "target_size") + _TIMEPOINT_TAIL
+    )
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size if self.operands[index] is self.target else None
+
+
+@irdl_op_definition
+class CmdParameterWriteOp(IRDLOperation):
+    """`stream.cmd.parameter.write (on(aff))? (await(%t) =>)? %r[%o for %l] :
+    type{%size} -> (%scope::)?%key[%off] => !stream.timepoint` -- READs the source
+    and writes the archive."""
+
+    name = "stream.cmd.parameter.write"
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offset = operand_def(IndexType)
+    source_length = operand_def(IndexType)
+    target_scope = opt_operand_def(BufferType)
+    target_key = operand_def(BufferType)
+    target_offset = operand_def(I64)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(reads=operands_named("source")),
+        MemoryWriteEffect(),
+        SizeAware.fields(operands={0: "source_size"}),
+    )
+    custom_directives = (ParameterReference,)
+
+    assembly_format = (
+        _AFFINITY + " " + _CMD_AWAIT + " $source `[` $source_offset `for` "
+        "$source_length `]` `:` " + _sized("source", "source_size") + " `->` "
+        + _TARGET_KEY + _TIMEPOINT_TAIL
+    )
+
+
+@irdl_op_definition
+class CmdParameterGatherOp(_ParameterBatchOp):
+    """`stream.cmd.parameter.gather ... { (%scope::)?%key[%off] -> %r[%o for %l] :
+    type{%size}, ... } => !stream.timepoint` -- WRITEs ranges of the target."""
+
+    name = "stream.cmd.parameter.gather"
+
+    RESOURCE: ClassVar[str] = "target"
+    PARAMETER: ClassVar[str] = "source"
+    PARAMETER_FIRST: ClassVar[bool] = True
+    ROW_MISMATCH: ClassVar[str] = AsyncParameterGatherOp.ROW_MISMATCH
+    COUNT_MISMATCH: ClassVar[str] = (
+        "requires that the source keys, source offsets, target offsets, "
+        "and target lengths are all 1:1"
+    )
+    RANGE_PARTS: ClassVar[tuple[str, ...]] = ("offsets", "lengths")
+    IS_ASYNC: ClassVar[bool] = False
+
+    source_scope = opt_operand_def(BufferType)
+    source_keys = var_operand_def(BufferType)
+    source_offsets = var_operand_def(I64)
+    target = operand_def(ResourceType)
+    target_size = operand_def(IndexType)
+    target_offsets = var_operand_def(IndexType)
+    target_lengths = var_operand_def(IndexType)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware()
+    )
+
+    def operand_size_of(self, index: int) -> SSAValue | None:
+        return self.target_size if self.operands[index] is self.target else None
+
+
+@irdl_op_definition
+class CmdParameterScatterOp(_ParameterBatchOp):
+    """`stream.cmd.parameter.scatter ... { %r[%o for %l] : type{%size} ->
+    (%scope::)?%key[%off], ... } => !stream.timepoint` -- READs ranges of the
+    source and writes the archive."""
+
+    name = "stream.cmd.parameter.scatter"
+
+    RESOURCE: ClassVar[str] = "source"
+    PARAMETER: ClassVar[str] = "target"
+    PARAMETER_FIRST: ClassVar[bool] = False
+    ROW_MISMATCH: ClassVar[str] = AsyncParameterScatterOp.ROW_MISMATCH
+    COUNT_MISMATCH: ClassVar[str] = (
+        "requires that the source offsets, source lengths, target keys, "
+        "and target offsets are all 1:1"
+    )
+    RANGE_PARTS: ClassVar[tuple[str, ...]] = ("offsets", "lengths")
+    IS_ASYNC: ClassVar[bool] = False
+
+    source = operand_def(ResourceType)
+    source_size = operand_def(IndexType)
+    source_offsets = var_operand_def(IndexType)
+    source_lengths = var_operand_def(IndexType)
+    target_scope = opt_operand_def(BufferType)
+    target_keys = var_operand_def(BufferType)
+    target_offsets = var_operand_def(I64)
+    await_timepoint = opt_operand_def(TimepointType)
+    affinity = opt_prop_def(DeviceAffinityAttr)
+    result_timepoint = result_def(TimepointType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(
+        RUNTIME_PATTERNS,
+        OperandEffects(reads=operands_named("source")),
+        MemoryWriteEffect(),
+        SizeAware.fields(operands={0: "source_size"}),
+    )
+
+
 STREAM_RUNTIME_OPS = (
     ContextResolveOp,
     ResourceRetainOp,
@@ -1774,5 +2047,10 @@ STREAM_RUNTIME_OPS = (
     AsyncParameterWriteOp,
     AsyncParameterGatherOp,
     AsyncParameterScatterOp,
+    CmdParameterLoadOp,
+    CmdParameterReadOp,
+    CmdParameterWriteOp,
+    CmdParameterGatherOp,
+    CmdParameterScatterOp,
 )
 STREAM_RUNTIME_ATTRIBUTES = (ChannelType, FileType, CollectiveAttr)

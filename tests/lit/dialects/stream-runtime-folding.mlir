@@ -96,3 +96,20 @@ util.func public @sizes_through_dispatches(%a: !stream.resource<*>, %b: !stream.
   // CHECK: util.return %[[NA]], %[[NB]]
   util.return %sa, %sb, %d, %t : index, index, !stream.resource<*>, !stream.resource<*>
 }
+
+// -----
+
+// CHECK-LABEL: @cmd_parameter_waits
+// CHECK-SAME: (%[[K:.+]]: !util.buffer, %[[OFF:.+]]: i64, %[[R:.+]]: !stream.resource<*>, %[[N:.+]]: index)
+util.func public @cmd_parameter_waits(%k: !util.buffer, %off: i64, %r: !stream.resource<*>, %n: index) -> !stream.timepoint {
+  %c0 = arith.constant 0 : index
+  %now = stream.timepoint.immediate => !stream.timepoint
+  // An immediate wait goes; a read nobody waits on goes.
+  // CHECK-NOT: stream.timepoint.immediate
+  // CHECK: %[[T:.+]] = stream.cmd.parameter.read %[[K]][%[[OFF]]] -> %[[R]]
+  // CHECK-NOT: stream.cmd.parameter.read
+  %t = stream.cmd.parameter.read await(%now) => %k[%off] -> %r[%c0 for %n] : !stream.resource<*>{%n} => !stream.timepoint
+  %unused = stream.cmd.parameter.read %k[%off] -> %r[%c0 for %n] : !stream.resource<*>{%n} => !stream.timepoint
+  // CHECK: util.return %[[T]]
+  util.return %t : !stream.timepoint
+}

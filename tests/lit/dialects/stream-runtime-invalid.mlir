@@ -80,3 +80,19 @@ util.func public @gather_count_mismatch(%k: !util.buffer, %o: i64, %r: !stream.r
   %0:2 = "stream.async.parameter.gather"(%k, %k, %o, %r, %n, %n, %n, %n) <{operandSegmentSizes = array<i32: 0, 2, 1, 1, 1, 1, 1, 1, 0>}> : (!util.buffer, !util.buffer, i64, !stream.resource<*>, index, index, index, index) -> (!stream.resource<*>, !stream.timepoint)
   util.return
 }
+
+// -----
+
+util.func public @cmd_load_count_mismatch(%k: !util.buffer, %o: i64, %n: index) {
+  // expected-error @+1 {{'stream.cmd.parameter.load' op requires that the source keys, source offsets, and result sizes are all 1:1}}
+  %0:2 = "stream.cmd.parameter.load"(%k, %o, %n, %n) <{operandSegmentSizes = array<i32: 0, 1, 1, 2, 0>}> : (!util.buffer, i64, index, index) -> (!stream.resource<constant>, !stream.timepoint)
+  util.return
+}
+
+// -----
+
+util.func public @cmd_scatter_count_mismatch(%r: !stream.resource<*>, %n: index, %k: !util.buffer, %o: i64) {
+  // expected-error @+1 {{'stream.cmd.parameter.scatter' op requires that the source offsets, source lengths, target keys, and target offsets are all 1:1}}
+  %0 = "stream.cmd.parameter.scatter"(%r, %n, %n, %n, %n, %k, %o) <{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 1, 1, 0>}> : (!stream.resource<*>, index, index, index, index, !util.buffer, i64) -> !stream.timepoint
+  util.return
+}

@@ -157,3 +157,41 @@ util.func public @parameters(%sc: !util.buffer, %k: !util.buffer, %k2: !util.buf
   } : !stream.resource<*> => !stream.timepoint
   util.return
 }
+
+// -----
+
+util.global private @gpu : !hal.device
+
+// CHECK-LABEL: @cmd_parameters
+// CHECK-SAME: (%[[SC:.+]]: !util.buffer, %[[K:.+]]: !util.buffer, %[[K2:.+]]: !util.buffer, %[[OFF:.+]]: i64, %[[R:.+]]: !stream.resource<*>, %[[N:.+]]: index, %[[O:.+]]: index, %[[T:.+]]: !stream.timepoint)
+util.func public @cmd_parameters(%sc: !util.buffer, %k: !util.buffer, %k2: !util.buffer, %off: i64, %r: !stream.resource<*>, %n: index, %o: index, %t: !stream.timepoint) {
+  // CHECK: %{{.+}}:2, %{{.+}} = stream.cmd.parameter.load on(#hal.device.affinity<@gpu>) await(%[[T]]) => {
+  // CHECK-NEXT: %[[SC]]::%[[K]][%[[OFF]]] : !stream.resource<constant>{%[[N]]},
+  // CHECK-NEXT: %[[SC]]::%[[K2]][%[[OFF]]] : !stream.resource<constant>{%[[O]]}
+  // CHECK-NEXT: } => !stream.timepoint
+  %l:2, %lt = stream.cmd.parameter.load on(#hal.device.affinity<@gpu>) await(%t) => {
+    %sc::%k[%off] : !stream.resource<constant>{%n},
+    %sc::%k2[%off] : !stream.resource<constant>{%o}
+  } => !stream.timepoint
+  // CHECK: stream.cmd.parameter.read await(%[[T]]) => %[[SC]]::%[[K]][%[[OFF]]] -> %[[R]][%[[O]] for %[[N]]] : !stream.resource<*>{%[[N]]} => !stream.timepoint
+  %rd = stream.cmd.parameter.read await(%t) => %sc::%k[%off] -> %r[%o for %n] : !stream.resource<*>{%n} => !stream.timepoint
+  // CHECK: stream.cmd.parameter.write %[[R]][%[[O]] for %[[N]]] : !stream.resource<*>{%[[N]]} -> %[[K]][%[[OFF]]] => !stream.timepoint
+  %wr = stream.cmd.parameter.write %r[%o for %n] : !stream.resource<*>{%n} -> %k[%off] => !stream.timepoint
+  // CHECK: stream.cmd.parameter.gather await(%[[T]]) => {
+  // CHECK-NEXT: %[[SC]]::%[[K]][%[[OFF]]] -> %[[R]][%[[O]] for %[[N]]] : !stream.resource<*>{%[[N]]},
+  // CHECK-NEXT: %[[SC]]::%[[K2]][%[[OFF]]] -> %[[R]][%[[N]] for %[[O]]] : !stream.resource<*>{%[[N]]}
+  // CHECK-NEXT: } => !stream.timepoint
+  %g = stream.cmd.parameter.gather await(%t) => {
+    %sc::%k[%off] -> %r[%o for %n] : !stream.resource<*>{%n},
+    %sc::%k2[%off] -> %r[%n for %o] : !stream.resource<*>{%n}
+  } => !stream.timepoint
+  // CHECK: stream.cmd.parameter.scatter {
+  // CHECK-NEXT: %[[R]][%[[O]] for %[[N]]] : !stream.resource<*>{%[[N]]} -> %[[K]][%[[OFF]]],
+  // CHECK-NEXT: %[[R]][%[[N]] for %[[O]]] : !stream.resource<*>{%[[N]]} -> %[[K2]][%[[OFF]]]
+  // CHECK-NEXT: } => !stream.timepoint
+  %s = stream.cmd.parameter.scatter {
+    %r[%o for %n] : !stream.resource<*>{%n} -> %k[%off],
+    %r[%n for %o] : !stream.resource<*>{%n} -> %k2[%off]
+  } => !stream.timepoint
+  util.return
+}

@@ -101,4 +101,9 @@ PATTERNS = {
     "stream.async.parameter.write": _PARAMETER_TRANSFER,
     "stream.async.parameter.gather": _PARAMETER_TRANSFER,
     "stream.async.parameter.scatter": _PARAMETER_TRANSFER,
+    "stream.cmd.parameter.load": _PARAMETER_TRANSFER,
+    "stream.cmd.parameter.read": _PARAMETER_TRANSFER,
+    "stream.cmd.parameter.write": _PARAMETER_TRANSFER,
+    "stream.cmd.parameter.gather": _PARAMETER_TRANSFER,
+    "stream.cmd.parameter.scatter": _PARAMETER_TRANSFER,
 }
