@@ -1,6 +1,6 @@
 """IREE's `stream` ops that reach the runtime outside plain resource dataflow:
 execution context, resource ownership, constant upload, files, parameter
-archives, collective channels, external async functions and calls, tensor-phase
+archives (async and command-buffer transfers), collective channels, external async functions and calls, tensor-phase
 dispatches and traces (IREE 3.13 syntax). Registered in `stream.py`'s dialect.
 
 Types: `!stream.channel` (a collective communicator) and `!stream.file` (a
@@ -11,12 +11,14 @@ Effects, declared on each op (IREE 3.13 unless noted):
 - Pure: `context.resolve`, `channel.create`/`split`/`rank`/`count`.
 - ALLOC of the resources they create: `resource.constants` (IREE: Pure; memplan
   treats an upload like `async.constant`, so two uploads are never merged),
-  `file.constant`, `tensor.parameter.load`, `async.parameter.load` (IREE: Pure).
+  `file.constant`, `tensor.parameter.load`, `async.parameter.load`,
+  `cmd.parameter.load` (IREE: Pure).
 - READ/WRITE of the resource or file operands they access: `file.read` reads its
   file and writes its target, `file.write` the reverse, `async.collective`,
-  `async.parameter.read`/`gather` write their target; writes to a parameter
-  archive (`tensor.parameter.write`, `async.parameter.write`/`scatter`) read
-  their source and write memory no SSA value names.
+  `async.parameter.read`/`gather`, `cmd.parameter.read`/`gather` write their
+  target; writes to a parameter archive (`tensor.parameter.write`,
+  `async.parameter.write`/`scatter`, `cmd.parameter.write`/`scatter`) read their
+  source and write memory no SSA value names.
 - `tensor.dispatch`: as `async.dispatch` (`_DispatchEffects`; IREE: Pure).
 - Unknown: `resource.retain`/`release`/`is_terminal` (ownership counts),
   `async.barrier`, `async.call`, `tensor.trace`, as in IREE.
