@@ -72,3 +72,22 @@ util.func public @noop_keeps_wait(%t: !stream.timepoint, %r: !stream.resource<tr
   } => !stream.timepoint
   util.return %0 : !stream.timepoint
 }
+
+// -----
+
+// A captured resource awaited just before is captured as the awaited resource;
+// the execute waits on both timepoints.
+
+// CHECK-LABEL: @chain_awaits
+// CHECK-SAME: (%[[R:[^:]+]]: !stream.resource<transient>, %[[N:[^:]+]]: index, %[[T:[^:]+]]: !stream.timepoint, %[[U:[^:]+]]: !stream.timepoint)
+// CHECK-NOT: stream.timepoint.await
+// CHECK: %[[J:.+]] = stream.timepoint.join max(%[[U]], %[[T]]) => !stream.timepoint
+// CHECK: stream.cmd.execute await(%[[J]]) => with(%[[R]] as
+util.func public @chain_awaits(%r: !stream.resource<transient>, %n: index, %t: !stream.timepoint, %u: !stream.timepoint) -> !stream.timepoint {
+  %c0 = arith.constant 0 : index
+  %0 = stream.timepoint.await %t => %r : !stream.resource<transient>{%n}
+  %1 = stream.cmd.execute await(%u) => with(%0 as %a: !stream.resource<transient>{%n}) {
+    stream.cmd.discard %a[%c0 for %n] : !stream.resource<transient>{%n}
+  } => !stream.timepoint
+  util.return %1 : !stream.timepoint
+}
