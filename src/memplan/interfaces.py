@@ -29,6 +29,8 @@ from xdsl.traits import (
 from xdsl.traits import get_effects as _xdsl_get_effects
 
 __all__ = [
+    "HOST_SCRATCH",
+    "POOL",
     "EffectInstance",
     "AutomaticAllocation",
     "AutomaticAllocationScope",
@@ -423,14 +425,22 @@ def outlined_streams(op: Operation) -> tuple[SSAValue, ...]:
     return trait.streams(op) if trait is not None else ()
 
 
+POOL = "pool"
+"""The `ContextMemory` kind of the runtime's device pool (one per domain: the key)."""
+
+HOST_SCRATCH = "host scratch"
+"""The `ContextMemory` kind of the runtime's host-mapped scratch buffer."""
+
+
 @dataclass(frozen=True)
 class ContextMemory(OpTrait):
     """The op's result is memory the runtime keeps once per context (operand
-    `context_index`), not per op or per function: every op of the same class and
-    `key` on that context returns the same bytes, in whichever function it runs
-    (hip-ep's host scratch; its pool, per domain). The runtime grows it when a larger
+    `context_index`), not per op or per function: every op of the same `kind` (which
+    memory of the context: `POOL`, `HOST_SCRATCH`) and `key` on that context returns
+    the same bytes, in whichever function it runs. The runtime grows it when a larger
     size is asked for, waiting for the stream and dropping the old bytes."""
 
+    kind: str
     context_index: int = 0
     key: Callable[[Operation], object] | None = None
     size_index: int | None = 1
@@ -438,7 +448,7 @@ class ContextMemory(OpTrait):
 
     def identity(self, op: Operation) -> tuple[object, ...]:
         """What makes two such ops the same bytes, given the same context."""
-        return (type(op), None if self.key is None else self.key(op))
+        return (self.kind, None if self.key is None else self.key(op))
 
 
 def context_memory(op: Operation) -> ContextMemory | None:

@@ -123,9 +123,10 @@ class CallGraph:
                 return op
         return None
 
-    def context_memory_in(self, function: Operation, kind: object) -> Operation | None:
-        """An op of `function` itself taking context memory whose identity begins
-        with `kind` (`ContextMemory.identity`: the same memory whatever its key)."""
+    def context_memory_in(self, function: Operation, kind: str) -> Operation | None:
+        """An op of `function` itself taking context memory of `kind`
+        (`ContextMemory.kind`, the first element of its identity: the same memory
+        whatever its key)."""
         for identity, ops in self._memory.get(function, {}).items():
             if identity[0] == kind:
                 return ops[0]
@@ -152,14 +153,13 @@ class CallGraph:
 
 
 def shared_context_memory(
-    calls: CallGraph, function: Operation, kept_apart: object | None = None
+    calls: CallGraph, function: Operation, kept_apart: str | None = None
 ) -> str | None:
     """Why `function` may not place buffers in context memory (host scratch, a
     pool): it is called from elsewhere (its bytes would be its caller's, and two
     calls in one invocation are not synchronized), it hands its context to a
-    function memplan cannot see, or (for a `kept_apart` kind of context memory, the
-    first element of its `ContextMemory.identity`, whose memory is not planned across
-    calls) a function it calls takes that memory too. None when it may."""
+    function memplan cannot see, or (for a `kept_apart` kind of context memory,
+    `ContextMemory.kind`, whose memory is not planned across calls) a function it calls takes that memory too. None when it may."""
     if kept_apart is not None:
         for callee in calls.callees(function):
             taken = calls.context_memory_in(callee, kept_apart)

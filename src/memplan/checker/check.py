@@ -492,8 +492,8 @@ def _own_summaries(fn: Function) -> list[tuple[object, int, CallSummary]]:
             any(a.write and a.stream is None for a in accesses),
             any(not a.write and a.stream is not None for a in accesses),
             any(a.write and a.stream is not None for a in accesses),
-            f"@{_symbol(fn.function)}'s "
-            f"'{getattr(identity[0], 'name', identity[0])}'",  # type: ignore[index]
+            f"@{_symbol(fn.function)}'s '{buffers[0].memory or identity[0]}'",  # type: ignore[index]
+            buffers[0].memory,
         )))
     return found
 
@@ -599,7 +599,7 @@ def _mapped(op: Operation, target: Operation, index: int) -> SSAValue | None:
 def _at(summary: CallSummary, context: SSAValue) -> CallSummary:
     return CallSummary(summary.identity, context, summary.lo, summary.hi,
                        summary.host_reads, summary.host_writes, summary.device_reads,
-                       summary.device_writes, summary.label)
+                       summary.device_writes, summary.label, summary.memory)
 
 
 def check_module(module: ModuleOp) -> list[Violation]:

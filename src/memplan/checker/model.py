@@ -125,6 +125,8 @@ class Buffer:
     limit: Expr | None = None
     """The bytes its root has, when known (a static type, the size context memory
     is asked for): no buffer placed in it may reach past them."""
+    memory: str | None = None
+    """For context memory, how messages name it: the op that takes it."""
 
     def name(self) -> str:
         return self.label or value_name(self.head)
@@ -133,7 +135,7 @@ class Buffer:
         """What its bytes are part of: its root, or context memory on a context."""
         if isinstance(self.group, tuple):
             (kind, _), context = self.group
-            return f"the '{getattr(kind, 'name', kind)}' of {value_name(context)}"
+            return f"the '{self.memory or kind}' of {value_name(context)}"
         return value_name(self.root)
 
 
@@ -236,13 +238,15 @@ class Function:
         lo, hi = _type_range(value.type)
         group: object = value
         limit = hi
+        memory = None
         if isinstance(value, OpResult) and value.index == 0:
             model = context_memory(value.op)
             if model is not None:
                 group = (model.identity(value.op), value.op.operands[model.context_index])
+                memory = value.op.name
                 if model.size_index is not None:
                     limit = linear(value.op.operands[model.size_index])
-        buffer = Buffer(value, value, lo, hi, path, group=group, limit=limit)
+        buffer = Buffer(value, value, lo, hi, path, group=group, limit=limit, memory=memory)
         self.buffers.append(buffer)
         self.values[value] = _Value(buffer, Expr(), lo, hi)
 
@@ -271,7 +275,7 @@ class Function:
         if trait.places and buffer.head is buffer.root:
             # A buffer placed directly into a root (a pool, scratch, a reused slot).
             new = Buffer(result, buffer.root, lo, hi, path, group=buffer.group,
-                         limit=buffer.limit)
+                         limit=buffer.limit, memory=buffer.memory)
             self.buffers.append(new)
             self.values[result] = _Value(new, base, lo, hi)
         else:
@@ -430,13 +434,15 @@ class CallSummary:
     device_reads: bool
     device_writes: bool
     label: str
+    memory: str | None
+    """How messages name the memory (`Buffer.memory`)."""
 
     def apply(self, fn: Function, op: Operation, path: Path) -> None:
         """The callee's accesses as accesses at the call, by a buffer of its own in
         the caller's group for that memory (two calls are two buffers)."""
         group = (self.identity, self.context)
         buffer = Buffer(self.context, self.context, self.lo, self.hi, path, group=group,
-                        label=self.label)
+                        label=self.label, memory=self.memory)
         fn.buffers.append(buffer)
         for write, host, device in ((False, self.host_reads, self.device_reads),
                                     (True, self.host_writes, self.device_writes)):

@@ -81,6 +81,8 @@ from memplan.dialects.hip_kernels import (  # noqa: F401  (re-exported)
     kernel_op,
 )
 from memplan.interfaces import (
+    HOST_SCRATCH,
+    POOL,
     ContextMemory,
     OperandEffects,
     StreamSynchronization,
@@ -221,7 +223,7 @@ class GetPoolOp(_SizedBufferOp):
     domain_id = opt_prop_def(IntegerAttr[I64])
 
     traits = traits_def(
-        OperandEffects(allocates=all_results), ContextMemory(0, lambda op: op.domain)
+        OperandEffects(allocates=all_results), ContextMemory(POOL, 0, lambda op: op.domain)
     )
 
     irdl_options = (ParsePropInAttrDict(),)
@@ -273,7 +275,7 @@ class GetHostScratchOp(_SizedBufferOp):
 
     name = "hip.get_host_scratch"
 
-    traits = traits_def(OperandEffects(allocates=all_results), ContextMemory(0))
+    traits = traits_def(OperandEffects(allocates=all_results), ContextMemory(HOST_SCRATCH, 0))
 
 
 @irdl_op_definition

@@ -55,7 +55,7 @@ from memplan.analysis.byte_ranges import constant_reach
 from memplan.analysis.calls import CallGraph, shared_context_memory
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
 from memplan.dialects.hip import ContextType, GetHostScratchOp
-from memplan.interfaces import plannable_allocation
+from memplan.interfaces import HOST_SCRATCH, plannable_allocation
 from memplan.passes.base import MemplanPass
 from memplan.passes.common import (
     RemarksUnderDebug,
@@ -95,7 +95,7 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             if context is None:
                 self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
                 continue
-            reserved = calls.reserved(function, (GetHostScratchOp, None))
+            reserved = calls.reserved(function, (HOST_SCRATCH, None))
             why = shared_context_memory(calls, function) or (
                 reserved if isinstance(reserved, str) else None)
             if why is not None:

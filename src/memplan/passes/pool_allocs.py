@@ -73,7 +73,7 @@ from memplan.analysis.data_layout import alloc_size
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
 from memplan.diagnostics import remark
 from memplan.dialects.hip import ContextType, GetPoolOp
-from memplan.interfaces import plannable_allocation
+from memplan.interfaces import POOL, plannable_allocation
 from memplan.passes.base import MemplanPass
 from memplan.passes.common import (
     RemarksUnderDebug,
@@ -562,7 +562,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
                 continue
             with_context = True
-            if (why := shared_context_memory(calls, function, GetPoolOp)) is not None:
+            if (why := shared_context_memory(calls, function, POOL)) is not None:
                 self._remark(function, f"function left alone: {why}")
                 continue
             if len(region.blocks) != 1:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memplan.analysis.calls import CallGraph, shared_context_memory
 from memplan.context import make_context
-from memplan.dialects.hip import GetHostScratchOp, GetPoolOp
+from memplan.interfaces import HOST_SCRATCH, POOL
 from memplan.tools.source import parse_module
 
 MODULE = """
@@ -48,8 +48,8 @@ def test_callees_are_transitive_and_callers_are_found():
 def test_reserved_bytes_follow_view_chains_in_callees():
     graph, f = _functions()
     # The reinterpret_cast of the view reaches elements 2..5: bytes 16..48.
-    assert graph.reserved(f["top"], (GetHostScratchOp, None)) == (48, 96)
-    assert graph.reserved(f["leaf"], (GetHostScratchOp, None)) == (0, 0)
+    assert graph.reserved(f["top"], (HOST_SCRATCH, None)) == (48, 96)
+    assert graph.reserved(f["leaf"], (HOST_SCRATCH, None)) == (0, 0)
 
 
 def test_why_functions_stay_out_of_context_memory():
@@ -57,8 +57,8 @@ def test_why_functions_stay_out_of_context_memory():
     assert "referenced by 'func.call'" in shared_context_memory(graph, f["leaf"])
     assert "hands the runtime context" in shared_context_memory(graph, f["stranger"])
     assert shared_context_memory(graph, f["top"]) is None
-    assert shared_context_memory(graph, f["top"], GetHostScratchOp) is not None
-    assert shared_context_memory(graph, f["top"], GetPoolOp) is None
+    assert shared_context_memory(graph, f["top"], HOST_SCRATCH) is not None
+    assert shared_context_memory(graph, f["top"], POOL) is None
 
 
 def _fan_out(n: int) -> str:
@@ -108,8 +108,8 @@ def test_context_memory_queries_do_not_walk_the_callees(monkeypatch):
     walks = []
     walk = Operation.walk
     monkeypatch.setattr(Operation, "walk", lambda op, *a, **k: walks.append(op) or walk(op, *a, **k))
-    assert graph.reserved(f["top"], (GetHostScratchOp, None)) == (48, 96)
-    assert "takes 'hip.get_host_scratch'" in shared_context_memory(graph, f["top"], GetHostScratchOp)
+    assert graph.reserved(f["top"], (HOST_SCRATCH, None)) == (48, 96)
+    assert "takes 'hip.get_host_scratch'" in shared_context_memory(graph, f["top"], HOST_SCRATCH)
     assert walks == []
 
 
