@@ -109,8 +109,10 @@ from memplan.dialects.util import (
     print_entry_points,
     print_workload,
     parse_result_list,
+    parse_shaped_signature,
     parse_sized_type,
     print_result_list,
+    print_shaped_signature,
     print_sized_type,
     resolve_tied,
     tied_indices,
@@ -809,55 +811,19 @@ class AsyncFuncOp(IRDLOperation):
     def parse(cls, parser: Parser) -> AsyncFuncOp:
         visibility = parser.parse_optional_visibility_keyword()
         sym_name = parser.parse_symbol_name()
-        names: list[str] = []
-        inputs: list[Attribute] = []
-        arg_dicts: list[DictionaryAttr] = []
-
-        def parse_arg() -> None:
-            arg = parser.parse_optional_argument(expect_type=True)
-            if arg is None:
-                inputs.append(parser.parse_type())
-                names.append("")
-            else:
-                inputs.append(arg.type)
-                names.append(arg.name.text)
-            arg_dicts.append(DictionaryAttr(parser.parse_optional_attr_dict()))
-
-        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_arg)
-        entries = []
-        if parser.parse_optional_punctuation("->") is not None:
-            entries = parse_result_list(parser, sized=False, with_attrs=True)
-        ties: list[int | None] = []
-        outputs: list[Attribute] = []
-        for entry in entries:
-            tie = None
-            type = entry.type
-            if entry.tied_to is not None:
-                name = entry.tied_to.span.text
-                if name not in names:
-                    parser.raise_error(
-                        f"tied result {name} does not name an argument",
-                        entry.tied_to.span.start, entry.tied_to.span.end,
-                    )
-                tie = names.index(name)
-                type = type if type is not None else inputs[tie]
-            assert type is not None
-            ties.append(tie)
-            outputs.append(type)
+        signature = parse_shaped_signature(parser)
         extra = parser.parse_optional_attr_dict_with_keyword()
         region = parser.parse_optional_region()
+        outputs = signature.outputs
         return cls.build(
             properties={
                 "sym_name": sym_name,
-                "function_type": FunctionType.from_lists(inputs, outputs),
-                "tied_operands": tied_operands_attr(ties) if outputs else None,
-                "sym_visibility": None if visibility is None else visibility,
+                "function_type": FunctionType.from_lists(signature.inputs, outputs),
+                "tied_operands": tied_operands_attr(signature.ties) if outputs else None,
+                "sym_visibility": visibility,
                 # IREE stores each list whenever it has entries, empty ones too.
-                "arg_attrs": ArrayAttr(arg_dicts) if arg_dicts else None,
-                "res_attrs": (
-                    ArrayAttr([e.attrs or DictionaryAttr({}) for e in entries])
-                    if entries else None
-                ),
+                "arg_attrs": ArrayAttr(signature.arg_attrs) if signature.arg_attrs else None,
+                "res_attrs": ArrayAttr(signature.res_attrs) if signature.res_attrs else None,
             },
             attributes=extra.data if extra is not None else {},
             regions=[region if region is not None else Region()],
@@ -868,30 +834,10 @@ class AsyncFuncOp(IRDLOperation):
             printer.print_string(f" {self.sym_visibility.data}")
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
-        inputs = self.function_type.inputs.data
-        arg_attrs = self.arg_attrs.data if self.arg_attrs else None
-
-        def print_arg(i: int) -> None:
-            printer.print_string(f"%arg{i}: ")
-            printer.print_attribute(inputs[i])
-            if arg_attrs is not None and arg_attrs[i].data:
-                printer.print_string(" ")
-                printer.print_attr_dict(arg_attrs[i].data)
-
-        printer.print_string("(")
-        printer.print_list(range(len(inputs)), print_arg)
-        printer.print_string(")")
-        outputs = self.function_type.outputs.data
-        if outputs:
-            printer.print_string(" -> ")
-            print_result_list(
-                printer,
-                outputs,
-                [None] * len(outputs),
-                [None if t is None else (f"arg{t}", inputs[t])
-                 for t in self.tied_result_operands()],
-                attrs=self.res_attrs.data if self.res_attrs else None,
-            )
+        print_shaped_signature(
+            printer, self.function_type, self.tied_result_operands(),
+            self.arg_attrs, self.res_attrs, self.body.blocks.first,
+        )
         printer.print_op_attributes(self.attributes, print_keyword=True)
         if self.body.blocks:
             printer.print_string(" ")

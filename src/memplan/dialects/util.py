@@ -408,6 +408,123 @@ def print_result_list(
         printer.print_string(")")
 
 
+@dataclass
+class ShapedSignature:
+    """What `parse_shaped_signature` read: named arguments (none in a declaration
+    written with bare types), argument and result types, ties, attribute dicts."""
+
+    arguments: list[Parser.Argument]
+    inputs: list[Attribute]
+    outputs: list[Attribute]
+    ties: list[int | None]
+    arg_attrs: list[DictionaryAttr]
+    res_attrs: list[DictionaryAttr]
+
+
+def parse_shaped_signature(parser: Parser) -> ShapedSignature:
+    """`(%arg0: type {attrs}, ...) (-> results)?`, IREE's
+    `custom<ShapedFunctionSignature>` (util.func, stream.async.func): a result may
+    be tied to an argument by name (`-> (%arg0, index)`)."""
+    arguments: list[Parser.Argument] = []
+    input_types: list[Attribute] = []
+    arg_dicts: list[DictionaryAttr] = []
+
+    def parse_arg() -> None:
+        # Named (`%arg0: index`), or a bare type in a declaration.
+        arg = parser.parse_optional_argument(expect_type=True)
+        if arg is None:
+            input_types.append(parser.parse_type())
+        else:
+            arguments.append(arg)
+            input_types.append(arg.type)
+        attrs = parser.parse_optional_attr_dict()
+        arg_dicts.append(DictionaryAttr(attrs))
+
+    parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_arg)
+    if arguments and len(arguments) != len(input_types):
+        parser.raise_error("either all arguments are named or none is")
+
+    entries: list[ParsedResult] = []
+    if parser.parse_optional_punctuation("->") is not None:
+        entries = parse_result_list(parser, sized=False, with_attrs=True)
+        # IREE also reads results without parentheses: `-> index, i64 {`.
+        while parser.parse_optional_punctuation(",") is not None:
+            entries.append(_parse_result_entry(parser, sized=False, with_attrs=False))
+    ties: list[int | None] = []
+    output_types: list[Attribute] = []
+    for entry in entries:
+        tie: int | None = None
+        type = entry.type
+        if entry.tied_to is not None:
+            name = entry.tied_to.span.text
+            matches = [
+                i for i, a in enumerate(arguments) if a.name.text == name
+            ]
+            if not matches:
+                parser.raise_error(
+                    f"tied result {name} does not name an argument",
+                    entry.tied_to.span.start,
+                    entry.tied_to.span.end,
+                )
+            tie = matches[0]
+            if type is None:
+                type = input_types[tie]
+        assert type is not None
+        ties.append(tie)
+        output_types.append(type)
+    res_dicts = [e.attrs or DictionaryAttr({}) for e in entries]
+    return ShapedSignature(
+        arguments, input_types, output_types, ties, arg_dicts, res_dicts
+    )
+
+
+def print_shaped_signature(
+    printer: Printer,
+    function_type: FunctionType,
+    ties: Sequence[int | None],
+    arg_attrs: ArrayAttr[DictionaryAttr] | None,
+    res_attrs: ArrayAttr[DictionaryAttr] | None,
+    block: Block | None,
+) -> None:
+    """Inverse of `parse_shaped_signature`: the entry block's arguments when there
+    is a body, `%argN: type` otherwise (IREE names a declaration's arguments too)."""
+    inputs = function_type.inputs.data
+    arg_dicts = arg_attrs.data if arg_attrs else None
+
+    def print_arg(i: int) -> None:
+        if block is not None:
+            printer.print_block_argument(block.args[i])
+        else:
+            printer.print_string(f"%arg{i}: ")
+            printer.print_attribute(inputs[i])
+        if arg_dicts is not None and arg_dicts[i].data:
+            printer.print_string(" ")
+            printer.print_attr_dict(arg_dicts[i].data)
+
+    printer.print_string("(")
+    printer.print_list(range(len(inputs)), print_arg)
+    printer.print_string(")")
+    outputs = function_type.outputs.data
+    if not outputs:
+        return
+    printer.print_string(" -> ")
+    tied_values: list[SSAValue | tuple[str, Attribute] | None] = []
+    for tie in ties:
+        if tie is None:
+            tied_values.append(None)
+        elif block is not None:
+            tied_values.append(block.args[tie])
+        else:
+            tied_values.append((f"arg{tie}", inputs[tie]))
+    print_result_list(
+        printer,
+        outputs,
+        [None] * len(outputs),
+        tied_values,
+        attrs=res_attrs.data if res_attrs else None,
+    )
+
+
 def _same_operand(a: UnresolvedOperand, b: UnresolvedOperand) -> bool:
     return a.span.text == b.span.text and a.index == b.index
 
@@ -1038,54 +1155,10 @@ class FuncOp(IRDLOperation):
         visibility = parser.parse_optional_visibility_keyword()
         sym_name = parser.parse_symbol_name()
 
-        arguments: list[Parser.Argument] = []
-        input_types: list[Attribute] = []
-        arg_dicts: list[DictionaryAttr] = []
-
-        def parse_arg() -> None:
-            # Named (`%arg0: index`), or a bare type in a declaration.
-            arg = parser.parse_optional_argument(expect_type=True)
-            if arg is None:
-                input_types.append(parser.parse_type())
-            else:
-                arguments.append(arg)
-                input_types.append(arg.type)
-            attrs = parser.parse_optional_attr_dict()
-            arg_dicts.append(DictionaryAttr(attrs))
-
-        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_arg)
-        if arguments and len(arguments) != len(input_types):
-            parser.raise_error("either all arguments are named or none is")
-
-        entries: list[ParsedResult] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            entries = parse_result_list(parser, sized=False, with_attrs=True)
-            # IREE also reads results without parentheses: `-> index, i64 {`.
-            while parser.parse_optional_punctuation(",") is not None:
-                entries.append(_parse_result_entry(parser, sized=False, with_attrs=False))
-        ties: list[int | None] = []
-        output_types: list[Attribute] = []
-        for entry in entries:
-            tie: int | None = None
-            type = entry.type
-            if entry.tied_to is not None:
-                name = entry.tied_to.span.text
-                matches = [
-                    i for i, a in enumerate(arguments) if a.name.text == name
-                ]
-                if not matches:
-                    parser.raise_error(
-                        f"tied result {name} does not name an argument",
-                        entry.tied_to.span.start,
-                        entry.tied_to.span.end,
-                    )
-                tie = matches[0]
-                if type is None:
-                    type = input_types[tie]
-            assert type is not None
-            ties.append(tie)
-            output_types.append(type)
-        res_dicts = [e.attrs or DictionaryAttr({}) for e in entries]
+        signature = parse_shaped_signature(parser)
+        arguments, input_types = signature.arguments, signature.inputs
+        output_types, ties = signature.outputs, signature.ties
+        arg_dicts, res_dicts = signature.arg_attrs, signature.res_attrs
 
         extra = parser.parse_optional_attr_dict_with_keyword()
         extra_attrs = dict(extra.data) if extra is not None else {}
@@ -1110,45 +1183,11 @@ class FuncOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.visibility} ")
         printer.print_symbol_name(self.sym_name)
-        inputs = self.function_type.inputs.data
-        arg_attrs = self.arg_attrs.data if self.arg_attrs else None
         block = self.body.blocks.first
-
-        def print_arg(i: int) -> None:
-            if block is not None:
-                printer.print_block_argument(block.args[i])
-            else:
-                # IREE names a declaration's arguments too: `(%arg0: index)`.
-                printer.print_string(f"%arg{i}: ")
-                printer.print_attribute(inputs[i])
-            if arg_attrs is not None and arg_attrs[i].data:
-                printer.print_string(" ")
-                printer.print_attr_dict(arg_attrs[i].data)
-
-        printer.print_string("(")
-        printer.print_list(range(len(inputs)), print_arg)
-        printer.print_string(")")
-
-        outputs = self.function_type.outputs.data
-        if outputs:
-            printer.print_string(" -> ")
-            ties = self.tied_result_operands()
-            tied_values: list[SSAValue | tuple[str, Attribute] | None] = []
-            for tie in ties:
-                if tie is None:
-                    tied_values.append(None)
-                elif block is not None:
-                    tied_values.append(block.args[tie])
-                else:
-                    # A declaration's arguments are named %argN, as IREE prints them.
-                    tied_values.append((f"arg{tie}", inputs[tie]))
-            print_result_list(
-                printer,
-                outputs,
-                [None] * len(outputs),
-                tied_values,
-                attrs=self.res_attrs.data if self.res_attrs else None,
-            )
+        print_shaped_signature(
+            printer, self.function_type, self.tied_result_operands(),
+            self.arg_attrs, self.res_attrs, block,
+        )
         extra = dict(self.attributes)
         if self.inlining_policy is not None:
             extra["inlining_policy"] = self.inlining_policy
