@@ -611,9 +611,11 @@ class _GlobalModel(GlobalInterface):
         return op.visibility == "private"  # type: ignore[attr-defined]
 
     def may_inline(self, op: Operation) -> bool:
-        # Dialect attributes may mean something to their dialect that the
-        # constant would lose (IREE keeps such globals too).
-        return op.inlining_policy is None and not self.dialect_attributes(op)  # type: ignore[attr-defined]
+        # Another dialect's attributes may mean something to it that the constant
+        # would lose (IREE keeps such globals too); util's own do not.
+        return op.inlining_policy is None and all(  # type: ignore[attr-defined]
+            name.startswith("util.") for name, _ in self.dialect_attributes(op)
+        )
 
 
 class _AccessModel(GlobalAccessInterface):

@@ -511,3 +511,18 @@ util.func @named_by_dialect_attributes(%arg0: index) -> index {
   %2 = util.optimization_barrier {test.about = [@marker, @replica]} %1 : index
   util.return %2 : index
 }
+
+// -----
+
+// util's own dialect attributes do not keep a constant global's loads (another
+// dialect's do, as @tagged above).
+
+// CHECK-NOT: @utilNoted
+util.global private @utilNoted {util.note = "kept by nothing"} = 9 : index
+// CHECK-LABEL: @util_attributes_inline(
+util.func @util_attributes_inline() -> index {
+  // CHECK: %[[C:.+]] = arith.constant 9 : index
+  %0 = util.global.load @utilNoted : index
+  // CHECK: util.return %[[C]]
+  util.return %0 : index
+}
