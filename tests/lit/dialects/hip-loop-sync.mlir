@@ -2,6 +2,9 @@
 // RUN: memplan-opt %s --split-input-file -p 'optimize-memrefs{debug=true}' --verify-diagnostics | FileCheck %s
 // The plans are race-free by the independent checker as well:
 // RUN: memplan-opt %s --split-input-file -p 'optimize-memrefs,verify-memory-plan' | FileCheck %s
+// pool-allocs asks the same analysis for its conflict graph: shared bytes are one
+// offset, kept-apart buffers of 256 bytes each a pool of 512.
+// RUN: memplan-opt %s --split-input-file -p 'pool-allocs,verify-memory-plan' | FileCheck %s --check-prefix=POOL
 
 // hip.loop without cond_is_passthrough: hip-ep's runtime waits for the context's
 // stream after every iteration to read the body's condition back. A loop that
@@ -11,6 +14,8 @@
 
 // A constant trip count and no initial condition (true): the kernel that read %a
 // has completed when the loop returns, so the host may store into %a's bytes.
+// POOL:      hipdnn.buffer_offsets = [[[OFF:[0-9]+]], [[OFF]]]
+// POOL-NEXT: func.func @loop_readback_makes_reuse_legal(
 // CHECK-LABEL: func.func @loop_readback_makes_reuse_legal
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<32xi64>
 // CHECK:         hip.neg(%{{.+}}) ins(%[[A]] : memref<32xi64>)
@@ -30,11 +35,15 @@ func.func @loop_readback_makes_reuse_legal(%ctx: !hip.context, %x: i64, %ao: mem
   hip.neg(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xi64>)
   return
 }
-func.func private @body(!hip.context, memref<i64>, memref<i1>, memref<4xf32>, memref<i1>, memref<4xf32>)
+func.func private @body(%p0: !hip.context, %p1: memref<i64>, %p2: memref<i1>, %p3: memref<4xf32>, %p4: memref<i1>, %p5: memref<4xf32>) {
+  return
+}
 
 // -----
 
 // A constant true initial condition runs the first iteration as well.
+// POOL:      hipdnn.buffer_offsets = [[[OFF:[0-9]+]], [[OFF]]]
+// POOL-NEXT: func.func @loop_true_condition_reuse(
 // CHECK-LABEL: func.func @loop_true_condition_reuse
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<32xi64>
 // CHECK:         hip.loop
@@ -53,7 +62,9 @@ func.func @loop_true_condition_reuse(%ctx: !hip.context, %x: i64, %ao: memref<32
   hip.neg(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xi64>)
   return
 }
-func.func private @body(!hip.context, memref<i64>, memref<i1>, memref<i1>)
+func.func private @body(%p0: !hip.context, %p1: memref<i64>, %p2: memref<i1>, %p3: memref<i1>) {
+  return
+}
 
 // -----
 
@@ -61,6 +72,8 @@ func.func private @body(!hip.context, memref<i64>, memref<i1>, memref<i1>)
 // handed to the loop is complete too: %a's bytes are free after the loop (compare
 // loop_body_keeps_buffer_busy in hip-memory-reuse.mlir, whose trip count is not
 // known).
+// POOL:      hipdnn.buffer_offsets = [[[OFF:[0-9]+]], [[OFF]]]
+// POOL-NEXT: func.func @loop_body_work_complete_after_loop(
 // CHECK-LABEL: func.func @loop_body_work_complete_after_loop
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<32xi64>
 // CHECK:         hip.loop(%{{.+}}, %{{.+}}) iter_args(%[[A]] : memref<32xi64>)
@@ -86,6 +99,8 @@ func.func private @body(%ctx: !hip.context, %iter: memref<i64>, %cond: memref<i1
 
 // With cond_is_passthrough the runtime runs a counted loop and never reads the
 // condition back: no wait, the kernel may still be reading %a.
+// POOL:      hipdnn.pool_size = 512 : i64
+// POOL-NEXT: func.func @counted_loop_never_waits(
 // CHECK-LABEL: func.func @counted_loop_never_waits
 // CHECK:         memref.alloc() : memref<32xi64>
 // CHECK:         hip.loop
@@ -103,11 +118,15 @@ func.func @counted_loop_never_waits(%ctx: !hip.context, %x: i64, %ao: memref<32x
   hip.neg(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xi64>)
   return
 }
-func.func private @body(!hip.context, memref<i64>, memref<i1>)
+func.func private @body(%p0: !hip.context, %p1: memref<i64>, %p2: memref<i1>) {
+  return
+}
 
 // -----
 
 // A trip count that may be 0 may run no iteration, and then nothing waits.
+// POOL:      hipdnn.pool_size = 512 : i64
+// POOL-NEXT: func.func @loop_unknown_trip_count_may_not_wait(
 // CHECK-LABEL: func.func @loop_unknown_trip_count_may_not_wait
 // CHECK:         memref.alloc() : memref<32xi64>
 // CHECK:         hip.loop
@@ -124,11 +143,15 @@ func.func @loop_unknown_trip_count_may_not_wait(%ctx: !hip.context, %n: index, %
   hip.neg(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xi64>)
   return
 }
-func.func private @body(!hip.context, memref<i64>, memref<i1>, memref<i1>)
+func.func private @body(%p0: !hip.context, %p1: memref<i64>, %p2: memref<i1>, %p3: memref<i1>) {
+  return
+}
 
 // -----
 
 // A zero trip count runs no iteration.
+// POOL:      hipdnn.pool_size = 512 : i64
+// POOL-NEXT: func.func @loop_zero_trips_never_waits(
 // CHECK-LABEL: func.func @loop_zero_trips_never_waits
 // CHECK:         memref.alloc() : memref<32xi64>
 // CHECK:         hip.loop
@@ -145,12 +168,16 @@ func.func @loop_zero_trips_never_waits(%ctx: !hip.context, %x: i64, %ao: memref<
   hip.neg(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xi64>)
   return
 }
-func.func private @body(!hip.context, memref<i64>, memref<i1>, memref<i1>)
+func.func private @body(%p0: !hip.context, %p1: memref<i64>, %p2: memref<i1>, %p3: memref<i1>) {
+  return
+}
 
 // -----
 
 // An initial condition that may be false runs no iteration (hip-ep's runtime
 // returns at once), and a false one surely does not.
+// POOL:      hipdnn.pool_size = 768 : i64
+// POOL-NEXT: func.func @loop_condition_may_be_false(
 // CHECK-LABEL: func.func @loop_condition_may_be_false
 // CHECK:         memref.alloc() : memref<32xi64>
 // CHECK:         hip.loop
@@ -176,12 +203,16 @@ func.func @loop_condition_may_be_false(%ctx: !hip.context, %c: i1, %x: i64, %ao:
   hip.neg(%ctx) ins(%d : memref<32xi64>) outs(%co : memref<32xi64>)
   return
 }
-func.func private @body(!hip.context, memref<i64>, memref<i1>, memref<i1>)
+func.func private @body(%p0: !hip.context, %p1: memref<i64>, %p2: memref<i1>, %p3: memref<i1>) {
+  return
+}
 
 // -----
 
 // The loop waits for its own context's stream only: a kernel on another
 // context may still be reading %a.
+// POOL:      hipdnn.pool_size = 512 : i64
+// POOL-NEXT: func.func @loop_waits_for_its_context_only(
 // CHECK-LABEL: func.func @loop_waits_for_its_context_only
 // CHECK:         memref.alloc() : memref<32xi64>
 // CHECK:         hip.loop
@@ -199,12 +230,16 @@ func.func @loop_waits_for_its_context_only(%ctx: !hip.context, %other: !hip.cont
   hip.neg(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xi64>)
   return
 }
-func.func private @body(!hip.context, memref<i64>, memref<i1>, memref<i1>)
+func.func private @body(%p0: !hip.context, %p1: memref<i64>, %p2: memref<i1>, %p3: memref<i1>) {
+  return
+}
 
 // -----
 
 // The first wait comes after the first iteration: while it runs, the body may
 // touch a buffer handed to the loop on the host before the kernel has read %a.
+// POOL:      hipdnn.pool_size = 512 : i64
+// POOL-NEXT: func.func @loop_waits_after_its_body(
 // CHECK-LABEL: func.func @loop_waits_after_its_body
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<32xi64>
 // CHECK:         hip.neg(%{{.+}}) ins(%[[A]] : memref<32xi64>)
@@ -221,12 +256,16 @@ func.func @loop_waits_after_its_body(%ctx: !hip.context, %x: i64, %out: memref<3
   hip.loop(%ctx, %c3) captures(%b : memref<32xi64>) body @body {num_loop_carried = 0 : i32}
   return
 }
-func.func private @body(!hip.context, memref<i64>, memref<i1>, memref<32xi64>, memref<i1>)
+func.func private @body(%p0: !hip.context, %p1: memref<i64>, %p2: memref<i1>, %p3: memref<32xi64>, %p4: memref<i1>) {
+  return
+}
 
 // -----
 
 // hip.if takes its condition as a host value (hip-ep's runtime only picks the
 // branch): it never waits, even with a constant condition.
+// POOL:      hipdnn.pool_size = 512 : i64
+// POOL-NEXT: func.func @if_never_waits(
 // CHECK-LABEL: func.func @if_never_waits
 // CHECK:         memref.alloc() : memref<32xi64>
 // CHECK:         hip.if
@@ -244,5 +283,9 @@ func.func @if_never_waits(%ctx: !hip.context, %x: i64, %ao: memref<32xi64>, %bo:
   hip.neg(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xi64>)
   return
 }
-func.func private @then(!hip.context)
-func.func private @else(!hip.context)
+func.func private @then(%p0: !hip.context) {
+  return
+}
+func.func private @else(%p0: !hip.context) {
+  return
+}
