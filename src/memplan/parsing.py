@@ -80,6 +80,21 @@ class TypeCachingParser(Parser):
         # A copy: callers take entries out of the dictionary they get.
         return dict(self._cached(_DICTIONARY_TEXT, self._dictionaries_by_text, parse))
 
+    def cached_type_at(self, pos: int) -> tuple[TypeAttribute, int] | None:
+        """The type whose text, already parsed once, starts at `pos`, and where that
+        text ends; None when it is no cached type (then parse it as usual). For
+        op parsers' fast paths that read ahead in the text."""
+        candidate = _TYPE_TEXT.match(self.lexer.input.content, pos)
+        if candidate is None:
+            return None
+        found = self._types_by_text.get(candidate.group())
+        return None if found is None else (found, candidate.end())
+
+    def skip_to(self, pos: int) -> None:
+        """Go on from `pos` in the text (the end of what a fast path has read)."""
+        self.lexer.pos = pos
+        self._parser_state.current_token = self.lexer.lex()
+
     def _cached(self, pattern: re.Pattern[str], cache: dict, parse: Callable[[], _T | None]) -> _T | None:
         token = self._current_token
         start = token.span.start
@@ -91,9 +106,7 @@ class TypeCachingParser(Parser):
         end = candidate.end()
         cached = cache.get(text)
         if cached is not None:
-            lexer = self.lexer
-            lexer.pos = end
-            self._parser_state.current_token = lexer.lex()
+            self.skip_to(end)
             return cached
         parsed = parse()
         if parsed is not None:

@@ -67,9 +67,10 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.irdl.constraints import AttrConstraint, EqAttrConstraint, VerificationContext
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.lexer import Span
 
 from memplan.dialects.hip_base import (
     ContextType,
@@ -78,6 +79,7 @@ from memplan.dialects.hip_base import (
     verify_context,
 )
 from memplan.interfaces import OperandEffects, StreamExecution, buffer_operands_named, is_buffer
+from memplan.parsing import TypeCachingParser
 
 __all__ = [
     "KERNELS",
@@ -647,8 +649,54 @@ def _segmented(cls: type[KernelOp]) -> bool:
     return found
 
 
+_NAMES = re.compile(r"\(\s*((?:%(?:\d+|[A-Za-z_$.-][\w$.-]*)(?:#\d+)?\s*,\s*)*"
+                    r"%(?:\d+|[A-Za-z_$.-][\w$.-]*)(?:#\d+)?)\s*:\s*")
+_NAME = re.compile(r"(%(?:\d+|[A-Za-z_$.-][\w$.-]*))(?:#(\d+))?")
+_AFTER_TYPE = re.compile(r"\s*([,)])\s*")
+
+
+def _typed_operands_from_text(parser: Parser) -> list[SSAValue] | None:
+    """`(%v, ... : T, ...)` read straight from the text when every type in it has
+    been parsed before (a decoder's kernels repeat a few dozen types); None, with
+    nothing consumed, for anything else (comments, new types, errors), which the
+    token-by-token parse then reads."""
+    if not isinstance(parser, TypeCachingParser):
+        return None
+    start = parser.pos
+    content = parser.lexer.input.content
+    names = _NAMES.match(content, start)
+    if names is None:
+        return None
+    types: list[Attribute] = []
+    pos = names.end()
+    while True:
+        found = parser.cached_type_at(pos)
+        if found is None:
+            return None
+        types.append(found[0])
+        after = _AFTER_TYPE.match(content, found[1])
+        if after is None:
+            return None
+        pos = after.end() if after.group(1) == "," else after.start(1) + 1
+        if after.group(1) == ")":
+            break
+    operands = [
+        (Span(*m.span(1), parser.lexer.input), int(m.group(2) or 0))
+        for m in _NAME.finditer(content, names.start(1), names.end(1))
+    ]
+    if len(operands) != len(types):
+        return None
+    values = [parser.resolve_operand(UnresolvedOperand(span, index), t)
+              for (span, index), t in zip(operands, types)]
+    parser.skip_to(pos)
+    return values
+
+
 def parse_typed_operands(parser: Parser, keyword: str) -> list[SSAValue]:
     """`( (%v, ... : T, ...)? )` after `keyword`; `( : )` is the empty list too."""
+    fast = _typed_operands_from_text(parser)
+    if fast is not None:
+        return fast
     parser.parse_punctuation("(", f" after '{keyword}'")
     if parser.parse_optional_punctuation(")") is not None:
         return []

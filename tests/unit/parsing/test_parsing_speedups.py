@@ -11,7 +11,7 @@ from xdsl.ir import Operation
 from xdsl.irdl import OpDef
 from xdsl.parser import Parser
 from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 import memplan
 from memplan.parsing import (
@@ -144,3 +144,44 @@ def test_cached_attribute_dictionaries_are_copies():
     first = again.parse_optional_attr_dict()
     first.pop("alignment")
     assert list(again.parse_optional_attr_dict()) == ["alignment"]
+
+
+KERNELS = """
+func.func @k(%ctx: !hip.context, %a: memref<4x8xf16>, %b: memref<8x8xf16>) {
+  %c = memref.alloc() : memref<4x8xf16>
+  hip.matmul(%ctx) ins(%a, %b : memref<4x8xf16>, memref<8x8xf16>) outs(%c : memref<4x8xf16>)
+  hip.matmul(%ctx) ins( %c , %b:memref<4x8xf16>,memref<8x8xf16> ) outs(%a : memref<4x8xf16>)
+  hip.matmul(%ctx) ins(%a, // a comment in the group
+                       %b : memref<4x8xf16>, memref<8x8xf16>) outs(%c : memref<4x8xf16>)
+  return
+}
+"""
+
+
+def test_kernel_operand_groups_read_from_the_text_give_the_same_module(monkeypatch):
+    import memplan.dialects.hip_kernels as kernels
+
+    read = []
+    original = kernels._typed_operands_from_text
+
+    def counting(parser):
+        found = original(parser)
+        read.append(found is not None)
+        return found
+
+    monkeypatch.setattr(kernels, "_typed_operands_from_text", counting)
+    cached = _parse(_Caching, KERNELS)
+    assert print_mlir(cached, generic=True) == print_mlir(_parse(Parser, KERNELS), generic=True)
+    # Once its types are known a group is read from the text; the comment is not.
+    assert read.count(True) >= 4 and read.count(False) >= 1
+
+
+def test_a_kernel_operand_of_another_type_is_reported_where_it_is_written():
+    text = KERNELS.replace("outs(%a : memref<4x8xf16>)", "outs(%b : memref<4x8xf16>)")
+    errors = []
+    for parser_class in (_Caching, Parser):
+        with pytest.raises(ParseError) as caught:
+            _parse(parser_class, text)
+        errors.append((caught.value.span.start, caught.value.msg))
+    assert errors[0] == errors[1]
+    assert text[errors[0][0]:].startswith("%b : memref<4x8xf16>)")
