@@ -46,6 +46,8 @@ class LocatingParser(OpaqueBodyParser, TypeCachingParser):
         self._lines = LineIndex(text)
         self._file = StringAttr(name)
         self._first_forward_use: dict[str, Span] = {}
+        # A few indentation levels: the ops of a module share their columns.
+        self._columns: dict[int, IntAttr] = {}
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         if operand.operand_name not in self.ssa_values:
@@ -95,7 +97,10 @@ class LocatingParser(OpaqueBodyParser, TypeCachingParser):
             raise ParseError(start_token.span, " ".join(message.split())) from None
         if isinstance(op.location, UnknownLoc):
             line, col = self._lines.line_col(start)
-            op.location = FileLineColLoc(self._file, IntAttr(line), IntAttr(col))
+            column = self._columns.get(col)
+            if column is None:
+                column = self._columns[col] = IntAttr(col)
+            op.location = FileLineColLoc(self._file, IntAttr(line), column)
         return op
 
 
