@@ -8,6 +8,9 @@
   (`nonNeg`), and the rounding mode and fast-math flags of `arith.truncf` and
   `arith.extf`. The ops are subclasses of xDSL's, so xDSL's own patterns and
   `isinstance` checks still see them.
+- The integer casts (`trunci`, `extui`, `extsi`, `uitofp`, `sitofp`,
+  `index_cast`, `index_castui`) take vectors and tensors as MLIR's do, with MLIR's
+  "cast incompatible" message.
 - `#arith.overflow` prints `nsw, nuw` with MLIR's space (xDSL prints `nsw,nuw`).
 """
 
@@ -17,17 +20,15 @@ from typing import ClassVar
 
 from xdsl.dialects import arith as xarith
 from xdsl.dialects.builtin import (
-    AnyFloatConstr,
+    ContainerType,
     IndexType,
     IntegerAttr,
     IntegerType,
     UnitAttr,
     i32,
 )
-from xdsl.dialects.arith import floatingPointLike
-from xdsl.ir import Dialect, Operation
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import (
-    base,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -45,6 +46,9 @@ __all__ = [
     "DivSIOp",
     "DivUIOp",
     "ExtFOp",
+    "ExtSIOp",
+    "IndexCastOp",
+    "SIToFPOp",
     "ExtUIOp",
     "IndexCastUIOp",
     "RemFOp",
@@ -94,13 +98,24 @@ class _OwnFormat:
         return None
 
 
+def _element(type: Attribute) -> Attribute:
+    return type.element_type if isinstance(type, ContainerType) else type  # type: ignore[union-attr]
+
+
 def _verify_width(op: Operation, wider_result: bool) -> None:
+    """An extension widens and a truncation narrows every element (MLIR's
+    message when not)."""
     source, result = op.operands[0].type, op.results[0].type
-    assert isinstance(source, IntegerType) and isinstance(result, IntegerType)
-    if wider_result and not result.width.data > source.width.data:
-        raise VerifyException("Destination bit-width must be larger than the input bit-width")
-    if not wider_result and not result.width.data < source.width.data:
-        raise VerifyException("Destination bit-width must be smaller than the input bit-width")
+    source_int, result_int = _element(source), _element(result)
+    if isinstance(source_int, IntegerType) and isinstance(result_int, IntegerType):
+        wider = result_int.width.data > source_int.width.data
+        narrower = result_int.width.data < source_int.width.data
+        if (wider_result and wider) or (not wider_result and narrower):
+            return
+    raise VerifyException(
+        f"'{op.name}' op operand type '{source}' and result type '{result}' are "
+        "cast incompatible"
+    )
 
 
 class _Exact(_OwnFormat):
@@ -111,6 +126,20 @@ class _Exact(_OwnFormat):
     result = result_def(xarith.SignlessIntegerBinaryOperation.T)
     is_exact = opt_prop_def(UnitAttr, prop_name="isExact")
     assembly_format = "$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)"
+
+_INT_LIKE = xarith.signlessIntegerLike
+"""MLIR's signless-integer-like: a scalar, or a vector or tensor of them (xDSL's
+casts take scalars only)."""
+
+
+def _verify_index_cast(op: Operation) -> None:
+    source, result = op.operands[0].type, op.results[0].type
+    if not isinstance(_element(source), IndexType) ^ isinstance(_element(result), IndexType):
+        raise VerifyException(
+            f"'{op.name}' op operand type '{source}' and result type '{result}' are "
+            "cast incompatible"
+        )
+
 
 _NNEG_FORMAT = "$input (`nneg` $nonNeg^)? attr-dict `:` type($input) `to` type($result)"
 
@@ -144,8 +173,8 @@ class TruncIOp(_OwnFormat, xarith.TruncIOp):
     """`arith.trunci %x overflow<nsw> : i64 to i32`: the flags promise the dropped
     bits are copies of the sign bit (`nsw`) or zero (`nuw`)."""
 
-    input = operand_def(IntegerType)
-    result = result_def(IntegerType)
+    input = operand_def(_INT_LIKE)
+    result = result_def(_INT_LIKE)
     overflow_flags = prop_def(
         xarith.IntegerOverflowAttr,
         default_value=xarith.IntegerOverflowAttr("none"),
@@ -164,8 +193,8 @@ class TruncIOp(_OwnFormat, xarith.TruncIOp):
 class ExtUIOp(_OwnFormat, xarith.ExtUIOp):
     """`arith.extui %x nneg : i32 to i64`: `nneg` promises a non-negative input."""
 
-    input = operand_def(IntegerType)
-    result = result_def(IntegerType)
+    input = operand_def(_INT_LIKE)
+    result = result_def(_INT_LIKE)
     non_neg = opt_prop_def(UnitAttr, prop_name="nonNeg")
     assembly_format = _NNEG_FORMAT
 
@@ -177,8 +206,8 @@ class ExtUIOp(_OwnFormat, xarith.ExtUIOp):
 class UIToFPOp(_OwnFormat, xarith.UIToFPOp):
     """`arith.uitofp %x nneg : i32 to f32`."""
 
-    input = operand_def(IntegerType)
-    result = result_def(AnyFloatConstr)
+    input = operand_def(_INT_LIKE)
+    result = result_def(xarith.floatingPointLike)
     non_neg = opt_prop_def(UnitAttr, prop_name="nonNeg")
     assembly_format = _NNEG_FORMAT
 
@@ -189,19 +218,49 @@ class IndexCastUIOp(_OwnFormat, xarith.IndexCastOp):
 
     name = "arith.index_castui"
 
-    input = operand_def(base(IntegerType) | base(IndexType))
-    result = result_def(base(IntegerType) | base(IndexType))
+    input = operand_def(_INT_LIKE)
+    result = result_def(_INT_LIKE)
     non_neg = opt_prop_def(UnitAttr, prop_name="nonNeg")
     assembly_format = _NNEG_FORMAT
 
     def verify_(self) -> None:
-        if not isinstance(self.input.type, IndexType) ^ isinstance(
-            self.result.type, IndexType
-        ):
-            raise VerifyException(
-                f"'arith.index_castui' op operand type '{self.input.type}' and "
-                f"result type '{self.result.type}' are cast incompatible"
-            )
+        _verify_index_cast(self)
+
+
+_CAST_FORMAT = "$input attr-dict `:` type($input) `to` type($result)"
+
+
+@irdl_op_definition
+class IndexCastOp(_OwnFormat, xarith.IndexCastOp):
+    """`arith.index_cast %x : i64 to index`, of scalars or shaped values."""
+
+    input = operand_def(_INT_LIKE)
+    result = result_def(_INT_LIKE)
+    assembly_format = _CAST_FORMAT
+
+    def verify_(self) -> None:
+        _verify_index_cast(self)
+
+
+@irdl_op_definition
+class ExtSIOp(_OwnFormat, xarith.ExtSIOp):
+    """`arith.extsi %x : i32 to i64`, of scalars or shaped values."""
+
+    input = operand_def(_INT_LIKE)
+    result = result_def(_INT_LIKE)
+    assembly_format = _CAST_FORMAT
+
+    def verify_(self) -> None:
+        _verify_width(self, wider_result=True)
+
+
+@irdl_op_definition
+class SIToFPOp(_OwnFormat, xarith.SIToFPOp):
+    """`arith.sitofp %x : i32 to f32`, of scalars or shaped values."""
+
+    input = operand_def(_INT_LIKE)
+    result = result_def(xarith.floatingPointLike)
+    assembly_format = _CAST_FORMAT
 
 
 class _RoundingFloatCast(_OwnFormat):
@@ -256,8 +315,8 @@ class _RoundingFloatCast(_OwnFormat):
 class TruncFOp(_RoundingFloatCast, xarith.TruncFOp):
     """`arith.truncf %x to_nearest_even fastmath<fast> : f32 to bf16`."""
 
-    input = operand_def(floatingPointLike)
-    result = result_def(floatingPointLike)
+    input = operand_def(xarith.floatingPointLike)
+    result = result_def(xarith.floatingPointLike)
     roundingmode = opt_prop_def(IntegerAttr[IntegerType])
     fastmath = opt_prop_def(xarith.FastMathFlagsAttr)
     assembly_format = None
@@ -276,8 +335,8 @@ class TruncFOp(_RoundingFloatCast, xarith.TruncFOp):
 class ExtFOp(_RoundingFloatCast, xarith.ExtFOp):
     """`arith.extf %x fastmath<nnan> : bf16 to f32`."""
 
-    input = operand_def(floatingPointLike)
-    result = result_def(floatingPointLike)
+    input = operand_def(xarith.floatingPointLike)
+    result = result_def(xarith.floatingPointLike)
     HAS_ROUNDING: ClassVar[bool] = False
     fastmath = opt_prop_def(xarith.FastMathFlagsAttr)
     assembly_format = None
@@ -285,7 +344,8 @@ class ExtFOp(_RoundingFloatCast, xarith.ExtFOp):
 
 
 _EXTENDED = (
-    DivSIOp, DivUIOp, ShRSIOp, ShRUIOp, TruncIOp, ExtUIOp, UIToFPOp, TruncFOp, ExtFOp
+    DivSIOp, DivUIOp, ShRSIOp, ShRUIOp, TruncIOp, ExtUIOp, UIToFPOp, TruncFOp, ExtFOp,
+    IndexCastOp, ExtSIOp, SIToFPOp,
 )
 
 ArithMlir = Dialect(

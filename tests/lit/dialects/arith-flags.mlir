@@ -72,3 +72,24 @@ func.func @float_casts(%a: f32) -> (f32, bf16, f16) {
   %2 = arith.extf %0 fastmath<nnan,ninf> : bf16 to f32
   return %2, %0, %1 : f32, bf16, f16
 }
+
+// -----
+
+// The casts take vectors and tensors of integers, as MLIR's do.
+
+// CHECK-LABEL: @shaped_casts
+func.func @shaped_casts(%v: vector<4xi64>, %t: tensor<4xi32>) -> (vector<4xi32>, tensor<4xi64>, tensor<4xi64>, vector<4xf32>, tensor<4xf32>, vector<4xindex>) {
+  // CHECK: arith.trunci %{{.+}} overflow<nuw> : vector<4xi64> to vector<4xi32>
+  %0 = arith.trunci %v overflow<nuw> : vector<4xi64> to vector<4xi32>
+  // CHECK: arith.extui %{{.+}} nneg : tensor<4xi32> to tensor<4xi64>
+  %1 = arith.extui %t nneg : tensor<4xi32> to tensor<4xi64>
+  // CHECK: arith.extsi %{{.+}} : tensor<4xi32> to tensor<4xi64>
+  %2 = arith.extsi %t : tensor<4xi32> to tensor<4xi64>
+  // CHECK: arith.sitofp %{{.+}} : vector<4xi64> to vector<4xf32>
+  %3 = arith.sitofp %v : vector<4xi64> to vector<4xf32>
+  // CHECK: arith.uitofp %{{.+}} nneg : tensor<4xi32> to tensor<4xf32>
+  %4 = arith.uitofp %t nneg : tensor<4xi32> to tensor<4xf32>
+  // CHECK: arith.index_cast %{{.+}} : vector<4xi64> to vector<4xindex>
+  %5 = arith.index_cast %v : vector<4xi64> to vector<4xindex>
+  return %0, %1, %2, %3, %4, %5 : vector<4xi32>, tensor<4xi64>, tensor<4xi64>, vector<4xf32>, tensor<4xf32>, vector<4xindex>
+}
