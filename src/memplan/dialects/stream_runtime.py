@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     I32,
     I64,
     IndexType,
+    IntAttr,
     IntegerAttr,
     NoneAttr,
     StringAttr,
@@ -207,6 +208,100 @@ class CollectiveAttr(ParametrizedAttribute):
     @property
     def param_keyword(self) -> str | None:
         return _COLLECTIVE_PARAM.get(self.kind.data)
+
+
+_FAVORS = ("debug", "min-peak-memory", "max-concurrency")
+
+
+@irdl_attr_definition
+class PartitioningConfigAttr(ParametrizedAttribute):
+    """`#stream.partitioning_config<"favor">` (the `stream.partitioning` attribute
+    of a module or function). IREE prints it `<favor-min-peak-memory>`, which its
+    own parser rejects; memplan prints the same and reads both."""
+
+    name = "stream.partitioning_config"
+
+    favor: StringAttr
+
+    def __init__(self, favor: str):
+        super().__init__(StringAttr(favor))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[StringAttr]:
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            favor = parser.parse_optional_str_literal()
+            if favor is None:
+                # The printed form: `favor-min-peak-memory`, words between `-`.
+                words = [parser.parse_identifier()]
+                while parser.parse_optional_punctuation("-") is not None:
+                    words.append(parser.parse_identifier())
+                favor = "-".join(words).removeprefix("favor-")
+            if favor not in _FAVORS:
+                parser.raise_error(f"unknown favor value: {favor}", pos)
+        return (StringAttr(favor),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<favor-{self.favor.data}>")
+
+
+_RESOURCE_LIMITS = (
+    "max_allocation_size",
+    "min_buffer_offset_alignment",
+    "max_buffer_range",
+    "min_buffer_range_alignment",
+    "index_bits",
+)
+_MEMORY_MODELS = ("Unified", "Discrete")
+
+
+@irdl_attr_definition
+class ResourceConfigAttr(ParametrizedAttribute):
+    """`#stream.resource_config<{max_allocation_size = N, ..., memory_model = M}>`:
+    a target's buffer limits. Keys may be left out (IREE's defaults: 0, index_bits
+    32, alias_mutable_bindings false, memory_model Discrete); all print, the flag
+    as 0 or 1 as IREE prints it (memplan also reads that back)."""
+
+    name = "stream.resource_config"
+
+    limits: ArrayAttr[IntAttr]
+    alias_mutable_bindings: IntAttr
+    memory_model: StringAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, ...]:
+        values = {key: 0 for key in _RESOURCE_LIMITS}
+        values["index_bits"] = 32
+        alias = 0
+        model = "Discrete"
+        with parser.in_angle_brackets():
+            parser.parse_punctuation("{")
+            while parser.parse_optional_punctuation("}") is None:
+                pos = parser.pos
+                key = parser.parse_identifier()
+                parser.parse_punctuation("=")
+                if key in values:
+                    values[key] = parser.parse_integer()
+                elif key == "alias_mutable_bindings":
+                    flag = parser.parse_optional_boolean()
+                    alias = int(flag) if flag is not None else parser.parse_integer()
+                elif key == "memory_model":
+                    model = parser.parse_identifier()
+                    if model not in _MEMORY_MODELS:
+                        parser.raise_error(f"unknown memory model '{model}'", pos)
+                else:
+                    parser.raise_error(f"unknown resource config key '{key}'", pos)
+                parser.parse_optional_punctuation(",")
+        limits = ArrayAttr([IntAttr(values[key]) for key in _RESOURCE_LIMITS])
+        return limits, IntAttr(alias), StringAttr(model)
+
+    def print_parameters(self, printer: Printer) -> None:
+        fields = [
+            f"{key} = {value.data}" for key, value in zip(_RESOURCE_LIMITS, self.limits.data)
+        ]
+        fields.append(f"alias_mutable_bindings = {self.alias_mutable_bindings.data}")
+        fields.append(f"memory_model = {self.memory_model.data}")
+        printer.print_string("<{" + ", ".join(fields) + "}>")
 
 
 # --------------------------------------------------------------------------------
@@ -2001,4 +2096,6 @@ STREAM_RUNTIME_OPS = (
     CmdParameterGatherOp,
     CmdParameterScatterOp,
 )
-STREAM_RUNTIME_ATTRIBUTES = (ChannelType, FileType, CollectiveAttr)
+STREAM_RUNTIME_ATTRIBUTES = (
+    ChannelType, FileType, CollectiveAttr, PartitioningConfigAttr, ResourceConfigAttr
+)

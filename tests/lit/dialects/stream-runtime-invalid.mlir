@@ -96,3 +96,9 @@ util.func public @cmd_scatter_count_mismatch(%r: !stream.resource<*>, %n: index,
   %0 = "stream.cmd.parameter.scatter"(%r, %n, %n, %n, %n, %k, %o) <{operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 1, 1, 0>}> : (!stream.resource<*>, index, index, index, index, !util.buffer, i64) -> !stream.timepoint
   util.return
 }
+
+// -----
+
+// expected-error @+1 {{unknown favor value: fastest}}
+module attributes {stream.partitioning = #stream.partitioning_config<"fastest">} {
+}

@@ -195,3 +195,11 @@ util.func public @cmd_parameters(%sc: !util.buffer, %k: !util.buffer, %k2: !util
   } => !stream.timepoint
   util.return
 }
+
+// -----
+
+// The configuration attributes print as IREE prints them (its partitioning
+// config in a form IREE's parser rejects, its flag as 0 or 1); memplan reads both.
+// CHECK: module attributes {stream.partitioning = #stream.partitioning_config<favor-max-concurrency>, stream.resources = #stream.resource_config<{max_allocation_size = 1024, min_buffer_offset_alignment = 16, max_buffer_range = 0, min_buffer_range_alignment = 0, index_bits = 32, alias_mutable_bindings = 1, memory_model = Unified}>}
+module attributes {stream.partitioning = #stream.partitioning_config<"max-concurrency">, stream.resources = #stream.resource_config<{max_allocation_size = 1024, min_buffer_offset_alignment = 16, alias_mutable_bindings = true, memory_model = Unified}>} {
+}
