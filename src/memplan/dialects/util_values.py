@@ -779,34 +779,37 @@ class AssumeIntOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
+        """IREE's layout: two or more operands one a line, two levels in, and the
+        types on a line of their own, one level in."""
         printer.print_string(" ")
         multi_line = len(self.operands_) > 1
+
+        def operands() -> None:
+            for index, value in enumerate(self.operands_):
+                if index:
+                    printer.print_string(", \n" if multi_line else ", ")
+                printer.print_operand(value)
+                row = self.rows(index)
+                if len(row) == 1:
+                    row[0].print_parameters(printer)
+                else:
+                    printer.print_string("[")
+                    printer.print_list(row, lambda a: a.print_parameters(printer))
+                    printer.print_string("]")
+
         if multi_line:
-            printer._indent += 2  # pyright: ignore[reportPrivateUsage]
-            printer.print_string("\n" + "  " * printer._indent, indent=0)  # pyright: ignore[reportPrivateUsage]
-        for index, value in enumerate(self.operands_):
-            if index:
-                printer.print_string(", ")
-                if multi_line:
-                    printer.print_string("\n" + "  " * printer._indent, indent=0)  # pyright: ignore[reportPrivateUsage]
-            printer.print_operand(value)
-            row = self.rows(index)
-            if len(row) == 1:
-                row[0].print_parameters(printer)
-            else:
-                printer.print_string("[")
-                printer.print_list(row, lambda a: a.print_parameters(printer))
-                printer.print_string("]")
-        if multi_line:
-            printer._indent -= 1  # pyright: ignore[reportPrivateUsage]
-            printer.print_string("\n" + "  " * printer._indent, indent=0)  # pyright: ignore[reportPrivateUsage]
-        else:
-            printer.print_string(" ")
-        printer.print_string(": ")
+            with printer.indented(2):
+                printer.print_string("\n")
+                operands()
+            with printer.indented(1):
+                printer.print_string("\n: ")
+                printer.print_list(self.operands_.types, printer.print_attribute)
+                printer.print_op_attributes(self.attributes)
+            return
+        operands()
+        printer.print_string(" : ")
         printer.print_list(self.operands_.types, printer.print_attribute)
         printer.print_op_attributes(self.attributes)
-        if multi_line:
-            printer._indent -= 1  # pyright: ignore[reportPrivateUsage]
 
 
 @irdl_op_definition
