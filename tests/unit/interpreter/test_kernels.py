@@ -9,7 +9,7 @@ import pytest
 from xdsl.utils.exceptions import InterpretationError
 
 from memplan.dialects import hip
-from memplan.interpreter import UnmodelledKernel
+from memplan.interpreter import UnmodelledKernel, run_function
 from memplan.interpreter.kernels import MODELLED, check_kernels, run_kernel
 
 
@@ -141,6 +141,17 @@ def test_kernels_without_semantics_are_refused(parse):
         run(op, np.zeros(4, np.float32), np.zeros(2, np.int64))
     with pytest.raises(UnmodelledKernel, match="no semantics for 'hip.pad'; it runs only"):
         check_kernels(op.get_toplevel_object())
+
+
+def test_a_run_with_an_unmodelled_kernel_is_refused_not_part_of_its_outcome(parse):
+    module = parse("""
+    func.func @f(%ctx: !hip.context, %a: memref<4xf32>, %o: memref<4xf32>) {
+      hip.exp(%ctx) ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+      hip.size(%ctx) ins(%a : memref<4xf32>) outs(%o : memref<4xf32>)
+      return
+    }""")
+    with pytest.raises(UnmodelledKernel, match="'hip.size'"):
+        run_function(module, "f")
 
 
 def test_every_modelled_name_is_a_kernel_of_the_dialect():
