@@ -18,9 +18,12 @@ stream (`StreamExecution(0)`), reads its memref inputs and writes its memref
 outputs. Tensor operands are values, not memory: a kernel in tensor mode has no
 memory effects, and the memory passes see nothing to plan.
 
-The verifier is hip-ep's DPS rule for every row (all operands tensors or all
-memrefs; one tensor result per destination in tensor mode, none in memref mode)
-plus a row's own `check` (matmul's shapes, layer_norm's output count).
+The verifier checks a row's attributes first, as ODS's generated verifier does
+(required ones present, each of its declared kind, in ODS's words), then hip-ep's
+DPS rule for every row (all operands tensors or all memrefs; one tensor result per
+destination in tensor mode, none in memref mode), then a row's own `check` where
+hip-ep's HipDialect.cpp has a verifier (matmul's shapes, layer_norm's output count,
+transpose's `perm`, gqa's quantization and paired operands).
 
 `hip.launch @name(..)` is memplan's own, for kernels no table lists.
 """
