@@ -19,8 +19,9 @@ declares none and treats the ops as unknown):
   external); `cmd.func`: a declaration, unknown;
 - `cmd.execute`, `cmd.serial`, `cmd.concurrent`: the effects of their bodies.
 
-Every cmd op carries `CmdPhase`; an execution region holds only such ops (IREE's
-verifier). The region ops' canonicalization patterns are in
+Every cmd op carries `CmdPhase`; an execution region holds only such ops and
+`Streamable` ones (IREE's verifier; both traits are given to the ops of `stream`
+and `stream_runtime` that IREE gives them). The region ops' canonicalization patterns are in
 `memplan.passes.patterns.stream_cmd`. Syntax follows StreamOps.td and StreamOps.cpp (IREE 3.13).
 """
 
@@ -93,7 +94,7 @@ from memplan.dialects.util import (
     print_entry_points,
     print_sized_type,
 )
-from memplan.interfaces import OperandEffects, operands_named
+from memplan.interfaces import OperandEffects, attach_trait, get_interface, operands_named
 
 __all__ = [
     "CMD_OPS",
@@ -116,6 +117,39 @@ __all__ = [
 
 class CmdPhase(OpTrait):
     """IREE's `Stream_CmdPhaseOp`: an op allowed in a `stream.cmd.execute` body."""
+
+
+class Streamable(OpTrait):
+    """IREE's `StreamableOpInterface`: an op that may run on a stream timeline, so
+    an execution region may hold it (`stream.resource.subview` taken inside one)."""
+
+
+def _declare_phases() -> None:
+    """The phase traits of ops defined in `stream` and `stream_runtime` (IREE's
+    traits on those ops), given as external models."""
+    from memplan.dialects import stream_runtime as rt
+    from memplan.dialects.stream import (
+        AsyncAllocaOp, AsyncCloneOp, AsyncConcurrentOp, AsyncConstantOp, AsyncCopyOp,
+        AsyncDispatchOp, AsyncFillOp, AsyncSliceOp, AsyncSplatOp, AsyncTransferOp,
+        AsyncUpdateOp, ResourceSubviewOp, TensorCloneOp, TensorConstantOp,
+        TensorEmptyOp, TensorEncodeOp, TensorFillOp, TensorSliceOp, TensorSplatOp,
+        TensorUpdateOp,
+    )
+
+    for op_type in (
+        AsyncAllocaOp, AsyncCloneOp, AsyncConcurrentOp, AsyncConstantOp, AsyncCopyOp,
+        AsyncDispatchOp, AsyncFillOp, AsyncSliceOp, AsyncSplatOp, AsyncTransferOp,
+        AsyncUpdateOp, ResourceSubviewOp, TensorCloneOp, TensorConstantOp,
+        TensorEmptyOp, TensorEncodeOp, TensorFillOp, TensorSliceOp, TensorSplatOp,
+        TensorUpdateOp, rt.AsyncBarrierOp, rt.AsyncCallOp, rt.AsyncCollectiveOp,
+        rt.TensorDispatchOp, rt.TensorParameterLoadOp,
+    ):
+        attach_trait(op_type, Streamable())
+    for op_type in (
+        rt.ResourceRetainOp, rt.ResourceReleaseOp, rt.ResourceIsTerminalOp,
+        rt.FileReadOp, rt.FileWriteOp,
+    ):
+        attach_trait(op_type, CmdPhase())
 
 
 class ResourceAccess:
@@ -148,6 +182,7 @@ def _verify_size_count(op: Operation, values: Sequence[SSAValue], sizes: Sequenc
 # --------------------------------------------------------------------------------
 
 _TARGET_SIZE = SizeAware.fields(operands={0: "target_size"})
+_PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream_cmd")
 
 
 def _transfer_op(op_name: str, keyword: str, doc: str) -> type[IRDLOperation]:
@@ -169,6 +204,7 @@ def _transfer_op(op_name: str, keyword: str, doc: str) -> type[IRDLOperation]:
                 CmdPhase(),
                 _TARGET_SIZE,
                 OperandEffects(reads=operands_named("target"), writes=operands_named("target")),
+                _PATTERNS,
             ),
             "assembly_format": (
                 f"(`{keyword}` `(` qualified($source_affinity)^ `)`)? " + _RANGE
@@ -203,7 +239,7 @@ class CmdDiscardOp(IRDLOperation):
     target_offset = operand_def(IndexType)
     target_length = operand_def(IndexType)
 
-    traits = traits_def(CmdPhase(), _TARGET_SIZE, OperandEffects(writes=operands_named("target")))
+    traits = traits_def(CmdPhase(), _TARGET_SIZE, OperandEffects(writes=operands_named("target")), _PATTERNS)
 
     assembly_format = _RANGE + _sized("target", "target_size") + " attr-dict-with-keyword"
 
@@ -221,7 +257,7 @@ class CmdFillOp(IRDLOperation):
     target_length = operand_def(IndexType)
     value = operand_def(IntegerType)
 
-    traits = traits_def(CmdPhase(), _TARGET_SIZE, OperandEffects(writes=operands_named("target")))
+    traits = traits_def(CmdPhase(), _TARGET_SIZE, OperandEffects(writes=operands_named("target")), _PATTERNS)
 
     assembly_format = (
         "$value `,` " + _RANGE + "type($value) `->` "
@@ -253,6 +289,7 @@ class CmdCopyOp(IRDLOperation):
         CmdPhase(),
         SizeAware.fields(operands={0: "source_size", 3: "target_size"}),
         OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
+        _PATTERNS,
     )
 
     assembly_format = (
@@ -304,7 +341,7 @@ class CmdDispatchOp(IRDLOperation):
     resource_accesses = prop_def(ArrayAttr[IntegerAttr])
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(CmdPhase(), SizeAware(), _DispatchEffects())
+    traits = traits_def(CmdPhase(), SizeAware(), _DispatchEffects(), _PATTERNS)
 
     def accesses(self) -> tuple[int, ...]:
         return tuple(a.value.data for a in self.resource_accesses.data)
@@ -481,7 +518,7 @@ class CmdCollectiveOp(IRDLOperation):
     resource_accesses = prop_def(ArrayAttr[IntegerAttr])
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(CmdPhase(), SizeAware(), _DispatchEffects())
+    traits = traits_def(CmdPhase(), SizeAware(), _DispatchEffects(), _PATTERNS)
 
     accesses = CmdDispatchOp.accesses
 
@@ -810,7 +847,11 @@ class CmdCallOp(IRDLOperation):
 
 def _verify_cmd_body(op: Operation) -> None:
     for nested in op.regions[0].block.ops:
-        if not nested.has_trait(CmdPhase) and not isinstance(nested, YieldOp):
+        if not (
+            isinstance(nested, YieldOp)
+            or get_interface(nested, CmdPhase) is not None
+            or get_interface(nested, Streamable) is not None
+        ):
             raise VerifyException(
                 f"explicit execution regions must only contain explicit ops, not '{nested.name}'"
             )
@@ -832,7 +873,6 @@ def _verify_all_captured(region: Region) -> None:
 
 
 _YIELDS = SingleBlockImplicitTerminator(YieldOp)
-_PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream_cmd")
 
 
 @irdl_op_definition
@@ -984,3 +1024,5 @@ CMD_OPS: tuple[type[Operation], ...] = (
     CmdSerialOp,
     CmdConcurrentOp,
 )
+
+_declare_phases()

@@ -91,3 +91,32 @@ util.func public @chain_awaits(%r: !stream.resource<transient>, %n: index, %t: !
   } => !stream.timepoint
   util.return %1 : !stream.timepoint
 }
+
+// -----
+
+// A captured subview: the whole resource is captured, the commands use it at
+// the summed offsets, and a value captured twice is captured once; an unused
+// capture goes.
+
+// CHECK-LABEL: @subview_captures
+// CHECK-SAME: (%[[R:[^:]+]]: !stream.resource<transient>, %[[N:[^:]+]]: index, %[[Q:[^:]+]]: !stream.resource<transient>)
+// CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG: %[[C24:.+]] = arith.constant 24 : index
+// CHECK: stream.cmd.execute with(%[[R]] as %[[A:[^:]+]]: !stream.resource<transient>{%[[N]]}) {
+// CHECK-NEXT: stream.cmd.copy %[[A]][%[[C24]]], %[[A]][%[[C16]]], %{{.+}} : !stream.resource<transient>{%[[N]]} -> !stream.resource<transient>{%[[N]]}
+// CHECK-NEXT: stream.cmd.dispatch @ex::@entry {
+// CHECK-NEXT:   rw %[[A]][%[[C16]] for %{{.+}}] : !stream.resource<transient>{%[[N]]}
+util.func public @subview_captures(%r: !stream.resource<transient>, %n: index, %q: !stream.resource<transient>) -> !stream.timepoint {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %v = stream.resource.subview %r[%c16] : !stream.resource<transient>{%n} -> !stream.resource<transient>{%c32}
+  %0 = stream.cmd.execute with(%v as %a: !stream.resource<transient>{%c32}, %r as %b: !stream.resource<transient>{%n}, %r as %c: !stream.resource<transient>{%n}, %q as %d: !stream.resource<transient>{%n}) {
+    stream.cmd.copy %a[%c8], %c[%c16], %c8 : !stream.resource<transient>{%c32} -> !stream.resource<transient>{%n}
+    stream.cmd.dispatch @ex::@entry {
+      rw %b[%c16 for %c8] : !stream.resource<transient>{%n}
+    }
+  } => !stream.timepoint
+  util.return %0 : !stream.timepoint
+}
