@@ -50,6 +50,7 @@ from memplan.analysis.purity import effects_of
 from memplan.dialects.util_interfaces import GlobalLoadInterface, InitializerInterface
 from memplan.interfaces import get_interface
 from memplan.passes.base import MemplanPass
+from memplan.passes.patterns.common import unique_constants
 
 _MAX_ROUNDS = 16
 
@@ -305,6 +306,10 @@ def fold_globals(module: ModuleOp, max_rounds: int = _MAX_ROUNDS) -> bool:
         if not round_changed:
             break
         changed = True
+    if changed:
+        # IREE canonicalizes in every round: the constants inlined for loads of
+        # one value are one constant, as there.
+        unique_constants(module)
     return changed
 
 
