@@ -15,9 +15,11 @@ def make_context(
     """A context that reads everything memplan-opt reads, with MLIR's memref syntax;
     with `test_dialect`, MLIR's test ops too (`memplan.dialects.mlir_test`). The
     memref ops carry memplan's canonicalization patterns from then on."""
+    from memplan.dialects import upstream_models
     from memplan.dialects.memref import declare_canonicalization_patterns
 
     declare_canonicalization_patterns()
+    upstream_models.declare_canonicalization_patterns()
     ctx = OpaqueAttributeContext(allow_unregistered=allow_unregistered)
     dialects = dict(get_all_dialects())
     dialects.update(MLIR_SYNTAX_OVERRIDES)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from xdsl.universe import Universe
 
 from memplan.dialects import MEMPLAN_DIALECTS
+from memplan.dialects import upstream_models
 from memplan.dialects.memref import declare_canonicalization_patterns
 from memplan.passes.registry import PASSES
 
@@ -33,6 +34,7 @@ def _memplan_universe() -> Universe:
     # xDSL's own pass; loading this entry is the one moment memplan runs there, so
     # the memref ops get memplan's canonicalization patterns now.
     declare_canonicalization_patterns()
+    upstream_models.declare_canonicalization_patterns()
     return Universe(
         all_dialects=dict(MEMPLAN_DIALECTS),
         all_passes=_universe_passes(),

@@ -118,14 +118,25 @@ def _attach() -> None:
     # branch look like it writes unknown memory.
     attach_trait(cf.BranchOp, NoMemoryEffect())
     attach_trait(cf.ConditionalBranchOp, NoMemoryEffect())
-    # IREE's stream dialect canonicalizes these upstream ops when they carry
-    # resources (a select of subviews, a cast pairing a resource with its size).
-    for op_type in (arith.SelectOp, builtin.UnrealizedConversionCastOp):
-        attach_trait(op_type, STREAM_PATTERNS)
-    # MLIR's scf.while patterns (xDSL's op declares none).
-    attach_trait(scf.WhileOp, CanonicalizedBy("memplan.passes.patterns.scf"))
     # IREE's util.assume.int registers a pattern on arith.muli.
     attach_trait(arith.MuliOp, CanonicalizedBy("memplan.passes.patterns.util_values"))
+
+
+def declare_canonicalization_patterns() -> None:
+    """Give upstream ops the patterns memplan keeps for them, as traits of xDSL's
+    classes (so stock `xdsl-opt -p canonicalize` applies them too): IREE's stream
+    dialect canonicalizes `arith.select` and `builtin.unrealized_conversion_cast`
+    when they carry resources, and MLIR's `scf.while` patterns (xDSL's op declares
+    none). Called with the memref ones (`make_context()`, the universe entry), not
+    on import. Idempotent."""
+    declared = (
+        (arith.SelectOp, STREAM_PATTERNS),
+        (builtin.UnrealizedConversionCastOp, STREAM_PATTERNS),
+        (scf.WhileOp, CanonicalizedBy("memplan.passes.patterns.scf")),
+    )
+    for op_type, patterns in declared:
+        if patterns not in op_type.traits.traits:
+            op_type.traits.add_trait(patterns)
 
 
 _attach()

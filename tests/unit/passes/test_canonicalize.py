@@ -125,3 +125,32 @@ def test_one_run_reaches_the_fixed_point(pass_class, name: str):
         before = fingerprint(module)
         assert pass_class().run(CTX, module) is False
         assert fingerprint(module) == before
+
+
+def test_patterns_of_upstream_ops_reach_xdsls_own_canonicalize():
+    """The patterns memplan keeps for upstream ops (a select of subviews, a loop
+    only carrying values) are traits of xDSL's classes, so xDSL's canonicalize
+    applies them as memplan's does."""
+    from xdsl.transforms.canonicalize import CanonicalizePass
+
+    module = parse(
+        "util.func public @f(%c: i1, %r: !stream.resource<*>, %n: index) -> (!stream.resource<*>, index) {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %c8 = arith.constant 8 : index\n"
+        "  %a = stream.resource.subview %r[%c0] : !stream.resource<*>{%n} -> !stream.resource<*>{%c8}\n"
+        "  %b = stream.resource.subview %r[%c8] : !stream.resource<*>{%n} -> !stream.resource<*>{%c8}\n"
+        "  %s = arith.select %c, %a, %b : !stream.resource<*>\n"
+        "  %w = scf.while (%x = %n) : (index) -> index {\n"
+        "    scf.condition(%c) %x : index\n"
+        "  } do {\n"
+        "  ^bb0(%y: index):\n"
+        "    scf.yield %y : index\n"
+        "  }\n"
+        "  util.return %s, %w : !stream.resource<*>, index\n"
+        "}\n"
+    )
+    CanonicalizePass().apply(CTX, module)
+    names = [op.name for op in module.walk()]
+    assert "scf.while" not in names
+    selects = [op for op in module.walk() if op.name == "arith.select"]
+    assert [s.results[0].type for s in selects] == [builtin.IndexType()]
