@@ -27,7 +27,6 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     ModuleOp,
-    StringAttr,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
