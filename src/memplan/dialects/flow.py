@@ -30,6 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.util import (
     parse_entry_points,
+    parse_results,
     parse_workload,
     print_entry_points,
     print_workload,
@@ -137,14 +138,7 @@ class DispatchOp(IRDLOperation):
             result_types.append(type)
             ties.append(tie)
 
-        if parser.parse_optional_punctuation("(") is not None:
-            if parser.parse_optional_punctuation(")") is None:
-                result()
-                while parser.parse_optional_punctuation(",") is not None:
-                    result()
-                parser.parse_punctuation(")")
-        else:
-            result()
+        parse_results(parser, lambda _: result())
         op = cls.build(
             operands=[
                 workload,

@@ -110,6 +110,7 @@ from memplan.dialects.util import (
     print_entry_points,
     print_workload,
     parse_result_list,
+    parse_results,
     parse_shaped_signature,
     parse_sized_type,
     print_result_list,
@@ -1179,14 +1180,7 @@ class TensorDispatchOp(IRDLOperation):
             result_encodings.append(encoding)
             result_dims.extend(dims)
 
-        if parser.parse_optional_punctuation("(") is not None:
-            if parser.parse_optional_punctuation(")") is None:
-                result()
-                while parser.parse_optional_punctuation(",") is not None:
-                    result()
-                parser.parse_punctuation(")")
-        else:
-            result()
+        parse_results(parser, lambda _: result())
 
         def idx(values: Sequence[UnresolvedOperand]) -> list[SSAValue]:
             return [parser.resolve_operand(v, index) for v in values]

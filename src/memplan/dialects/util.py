@@ -23,8 +23,9 @@ results `%arg0 as type`) live here, as they do in IREE's Util dialect.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -343,21 +344,34 @@ def _parse_result_entry(
     return ParsedResult(type, tied, size, attrs)
 
 
+_T = TypeVar("_T")
+
+
+def parse_results(parser: Parser, entry: Callable[[bool], _T]) -> list[_T]:
+    """The results after `->`: `()`, one entry, or a parenthesized list (how IREE
+    writes every result list); `entry(parenthesized)` reads one."""
+    if parser.parse_optional_punctuation("(") is None:
+        return [entry(False)]
+    if parser.parse_optional_punctuation(")") is not None:
+        return []
+    entries = [entry(True)]
+    while parser.parse_optional_punctuation(",") is not None:
+        entries.append(entry(True))
+    parser.parse_punctuation(")")
+    return entries
+
+
 def parse_result_list(
     parser: Parser, *, sized: bool, with_attrs: bool = False
 ) -> list[ParsedResult]:
-    """The results after `->`: `()`, one entry, or a parenthesized list."""
-    if parser.parse_optional_punctuation("(") is not None:
-        if parser.parse_optional_punctuation(")") is not None:
-            return []
-        entries = [_parse_result_entry(parser, sized=sized, with_attrs=with_attrs)]
-        while parser.parse_optional_punctuation(",") is not None:
-            entries.append(
-                _parse_result_entry(parser, sized=sized, with_attrs=with_attrs)
-            )
-        parser.parse_punctuation(")")
-        return entries
-    return [_parse_result_entry(parser, sized=sized, with_attrs=False)]
+    """The results after `->`, each `type`, `%tied (as type)?`, sized when asked;
+    attribute dictionaries only inside parentheses."""
+    return parse_results(
+        parser,
+        lambda parens: _parse_result_entry(
+            parser, sized=sized, with_attrs=with_attrs and parens
+        ),
+    )
 
 
 def print_result_list(
