@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
-    ComplexType,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     IndexType,

@@ -31,10 +31,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import (
     Attribute,
-    Block,
     Operation,
     ParametrizedAttribute,
-    Region,
     SSAValue,
     TypedAttribute,
     TypeAttribute,
@@ -279,9 +277,9 @@ class PropDict(CustomDirective):
     def _fields(self) -> list[AttributeVariable]:
         return [getattr(self, name) for name in self.parameters]
 
-    def parse(self, parser: Parser, state: ParsingState) -> bool:
+    def parse(self, parser: Parser, state: ParsingState) -> None:
         if parser.parse_optional_punctuation("<") is None:
-            return True
+            return
         fields = {field.name: field for field in self._fields()}
 
         def entry() -> None:
@@ -302,7 +300,6 @@ class PropDict(CustomDirective):
 
         parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
         parser.parse_punctuation(">")
-        return True
 
     INDEX_PROPERTIES: ClassVar[frozenset[str]] = frozenset({"alignment"})
 
@@ -517,7 +514,7 @@ class RangeList(CustomDirective):
     offsets: VariadicOperandVariable
     lengths: VariadicOperandVariable
 
-    def parse(self, parser: Parser, state: ParsingState) -> bool:
+    def parse(self, parser: Parser, state: ParsingState) -> None:
         offsets: list[UnresolvedOperand] = []
         lengths: list[UnresolvedOperand] = []
 
@@ -532,7 +529,6 @@ class RangeList(CustomDirective):
         )
         self.offsets.set(state, offsets)
         self.lengths.set(state, lengths)
-        return True
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         printer.print_string(" ")
