@@ -311,6 +311,22 @@ util.func public @div_mul_of_assume(%x: index, %y: index) -> (index, index) {
 
 // -----
 
+// A negative constant is a huge unsigned divisor: (16 divui -1) * -1 is 0, not x.
+
+// CHECK-LABEL: @div_mul_of_assume_negative_factor
+util.func public @div_mul_of_assume_negative_factor(%x: i64) -> i64 {
+  %a = util.assume.int %x<udiv = 16> : i64
+  %c = arith.constant -1 : i64
+  // CHECK: %[[D:.+]] = arith.divui
+  // CHECK: %[[M:.+]] = arith.muli %[[D]]
+  // CHECK: util.return %[[M]]
+  %d = arith.divui %a, %c : i64
+  %m = arith.muli %d, %c : i64
+  util.return %m : i64
+}
+
+// -----
+
 // An op accessing a range of a subspan accesses the source at the summed offset;
 // a range of a buffer that is no subspan stays.
 

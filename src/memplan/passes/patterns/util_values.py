@@ -417,7 +417,8 @@ def _unioned_divisor(op: uv.AssumeIntOp, index: int) -> int | None:
 
 class FoldDivMulOfAssume(RewritePattern):
     """`(x / c) * c` is `x` when an assumption says `x` is a multiple of `c`
-    (registered on `arith.muli`, as IREE registers it with `util.assume.int`)."""
+    (registered on `arith.muli`, as IREE registers it with `util.assume.int`); `c`
+    is read unsigned, as `divui` reads it."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.MuliOp, rewriter: PatternRewriter, /):
@@ -425,7 +426,9 @@ class FoldDivMulOfAssume(RewritePattern):
         division = op.lhs.owner
         if factor is None or not isinstance(division, arith.DivUIOp):
             return
-        if constant_index(division.rhs) != factor or factor == 0:
+        # The division is unsigned: a negative constant is a huge unsigned divisor
+        # that no assumed multiple is known to divide.
+        if constant_index(division.rhs) != factor or factor <= 0:
             return
         assume = division.lhs.owner
         if not isinstance(assume, uv.AssumeIntOp):
