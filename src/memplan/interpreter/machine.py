@@ -36,7 +36,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from memplan.dialects import hip
-from memplan.interfaces import ALL_STREAMS, StreamSynchronization, context_memory, get_interface
+from memplan.interfaces import ALL_STREAMS, context_memory, synchronized_stream
 from memplan.interpreter.kernels import check_kernels, run_kernel
 from memplan.interpreter.memory import Allocation, MemRefValue, contiguous_strides, dtype_of
 
@@ -356,15 +356,24 @@ class MemplanInterpreter(Interpreter):
 
     def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
         self._impl_for(op)
-        trait = get_interface(op, StreamSynchronization)
-        if trait is not None:
-            if trait.stream_index is None:
-                self.drain_all()
-            else:
-                self.drain(inputs[trait.stream_index])
+        # The op waits when and where it declares it (before or after its own
+        # accesses, maybe only under a condition), as the ordering analysis reads it.
+        before = synchronized_stream(op)
+        after = synchronized_stream(op, after_accesses=True)
+        if before is not None:
+            self._wait_for(op, inputs, before)
         elif self.schedule.policy == "random":
             self._maybe_run()
-        return super()._run_op(op, inputs)
+        results = super()._run_op(op, inputs)
+        if after is not None:
+            self._wait_for(op, inputs, after)
+        return results
+
+    def _wait_for(self, op: Operation, inputs: PythonValues, stream: object) -> None:
+        if stream is ALL_STREAMS:
+            self.drain_all()
+        else:
+            self.drain(inputs[list(op.operands).index(stream)])
 
     def new_stream(self, name: str) -> DeviceStream:
         stream = DeviceStream(name)
