@@ -32,13 +32,17 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 from enum import Enum
 
 from xdsl.dialects.builtin import (
+    AnyFloatConstr,
     ArrayAttr,
+    ComplexType,
     DictionaryAttr,
     IndexType,
+    IntegerType,
+    Signedness,
     IntegerAttr,
     NoneAttr,
     NoneType,
@@ -58,6 +62,8 @@ from xdsl.ir import (
     TypedAttribute,
 )
 from xdsl.irdl import (
+    AnyOf,
+    irdl_to_attr_constraint,
     AttrSizedOperandSegments,
     SameVariadicOperandSize,
     IRDLOperation,
@@ -121,6 +127,7 @@ from memplan.dialects.util import (
 from memplan.interfaces import OperandEffects, all_results, operands_named
 from memplan.printing import AsmResultNames, FixedResultNames
 
+
 __all__ = [
     "AsyncAllocaOp",
     "AsyncCloneOp",
@@ -145,6 +152,11 @@ __all__ = [
     "TimepointType",
     "find_size",
 ]
+
+FILL_PATTERN = irdl_to_attr_constraint(IntegerType[Literal[8, 16, 32, 64], Literal[Signedness.SIGNLESS]])
+"""IREE's `Stream_FillPatternType`: what a splat or fill of resource bytes repeats."""
+PRIMITIVE = AnyOf([base(IndexType), base(IntegerType), AnyFloatConstr, base(ComplexType)])
+"""IREE's `Stream_PrimitiveType`: an element value a tensor splat or fill repeats."""
 
 # --------------------------------------------------------------------------------
 # Types and attributes
@@ -1503,7 +1515,7 @@ class AsyncSplatOp(IRDLOperation):
     name = "stream.async.splat"
 
     await_timepoint = opt_operand_def(TimepointType)
-    value = operand_def()
+    value = operand_def(FILL_PATTERN)
     result_size = operand_def(IndexType)
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
@@ -1592,7 +1604,7 @@ class AsyncFillOp(_TargetTied, IRDLOperation):
     target_offset = operand_def(IndexType)
     target_end = operand_def(IndexType)
     target_length = operand_def(IndexType)
-    value = operand_def()
+    value = operand_def(FILL_PATTERN)
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(T)
 
@@ -2340,7 +2352,7 @@ class TensorSplatOp(_EncodedResult, IRDLOperation):
 
     name = "stream.tensor.splat"
 
-    value = operand_def()
+    value = operand_def(PRIMITIVE)
     result_encoding_dims = var_operand_def(IndexType)
     result_size = operand_def(IndexType)
     result_encoding = prop_def(TypeAttribute)
@@ -2446,7 +2458,7 @@ class TensorFillOp(_TargetTied, IRDLOperation):
     target_size = operand_def(IndexType)
     start_indices = var_operand_def(IndexType)
     lengths = var_operand_def(IndexType)
-    value = operand_def()
+    value = operand_def(PRIMITIVE)
     target_encoding = prop_def(TypeAttribute)
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(T)

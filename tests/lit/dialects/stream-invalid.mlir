@@ -90,3 +90,25 @@ util.func public @fill_changes_type(%arg0: !stream.resource<*>, %arg1: index, %a
   %0 = "stream.async.fill"(%arg0, %arg1, %c0, %arg1, %arg1, %arg2) : (!stream.resource<*>, index, index, index, index, i32) -> !stream.resource<transient>
   util.return
 }
+
+// -----
+
+// A resource fill or splat repeats an 8/16/32/64-bit integer pattern; IREE rejects
+// a float (the narrowing pattern would otherwise rewrite it to bytes).
+util.func public @async_fill_float_pattern(%r: !stream.resource<*>, %sz: index) -> !stream.resource<*> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %f = arith.constant 0.0 : f32
+  // expected-error @+1 {{f32 should be of base attribute integer_type}}
+  %0 = stream.async.fill %f, %r[%c0 to %c16 for %c16] : f32 -> %r as !stream.resource<*>{%sz}
+  util.return %0 : !stream.resource<*>
+}
+
+// -----
+
+util.func public @async_splat_i1_pattern(%sz: index) -> !stream.resource<*> {
+  %b = arith.constant true
+  // expected-error @+1 {{Invalid value 1, expected one of {8, 16, 32, 64}}}
+  %0 = stream.async.splat %b : i1 -> !stream.resource<*>{%sz}
+  util.return %0 : !stream.resource<*>
+}

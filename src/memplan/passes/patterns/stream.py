@@ -639,12 +639,16 @@ def _splat_element(value: DenseIntOrFPElementsAttr) -> Operation:
 
 
 class ConvertSplatConstantsIntoSplats(RewritePattern):
-    """`stream.async.constant` of a dense splat is a splat of that element."""
+    """`stream.async.constant` of a dense splat is a splat of that element, when the
+    element is a pattern `stream.async.splat` takes (an 8/16/32/64-bit integer:
+    IREE's pattern builds an invalid splat of others, and iree-opt then crashes)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: stream.AsyncConstantOp, rewriter: PatternRewriter, /):
         value = op.value
         if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
+            return
+        if not stream.FILL_PATTERN.verifies(value.get_element_type()):
             return
         const = _splat_element(value)
         rewriter.insert(const, InsertPoint.before(op))
