@@ -103,10 +103,10 @@ def _op_attributes(op: Operation) -> Iterable[Attribute]:
 def collect_aliases(
     module: Operation, only: set[Attribute] | None = None
 ) -> dict[Attribute, str]:
-    """Aliases in first-use order, numbered as MLIR numbers them (`#x`, `#x1`, ...);
-    with `only`, for those attributes alone."""
-    aliases: dict[Attribute, str] = {}
-    used: dict[str, int] = {}
+    """Aliases in MLIR's order: by depth (an alias nested in another's text comes
+    first), then by name, then in first-use order; numbered as MLIR numbers them
+    (`#x`, `#x1`, ...) in that order. With `only`, for those attributes alone."""
+    stems: dict[Attribute, str] = {}
     # Each attribute object is expanded once: a decoder's types repeat on tens of
     # thousands of ops, and its first occurrence already numbered what it holds.
     expanded: set[int] = set()
@@ -116,14 +116,28 @@ def collect_aliases(
                 continue
             expanded.add(id(top))
             for attribute in _nested_attributes(top):
-                if attribute in aliases or (only is not None and attribute not in only):
+                if attribute in stems or (only is not None and attribute not in only):
                     continue
                 stem = _alias_stem(attribute)
-                if stem is None:
-                    continue
-                count = used.get(stem, 0)
-                used[stem] = count + 1
-                aliases[attribute] = stem if count == 0 else f"{stem}{count}"
+                if stem is not None:
+                    stems[attribute] = stem
+    depths: dict[Attribute, int] = {}
+
+    def depth(attribute: Attribute) -> int:
+        known = depths.get(attribute)
+        if known is None:
+            inner = [a for a in _nested_attributes(attribute) if a is not attribute and a in stems]
+            known = depths[attribute] = 1 + max((depth(a) for a in inner), default=0)
+        return known
+
+    order = sorted(stems, key=lambda a: (depth(a), stems[a]))
+    aliases: dict[Attribute, str] = {}
+    used: dict[str, int] = {}
+    for attribute in order:
+        stem = stems[attribute]
+        count = used.get(stem, 0)
+        used[stem] = count + 1
+        aliases[attribute] = stem if count == 0 else f"{stem}{count}"
     return aliases
 
 

@@ -168,12 +168,13 @@ util.func public @strings(%i: index, %b: !util.buffer, %s: i32) {
 // wherever it sits, under IREE's alias; a byte range, a null and an assumption as
 // IREE writes them.
 
-//      CHECK: #[[C6:composite_of_6b]] = #util.composite<6xi8, [
+// Aliases print in MLIR's order (by name here, not first use).
+//      CHECK: #[[C0:composite_of_0b]] = #util.composite<0xi8, []>
+// CHECK-NEXT: #[[C6:composite_of_6b]] = #util.composite<6xi8, [
 // CHECK-NEXT: {{^    }}dense<1> : vector<2xi8>,
 // CHECK-NEXT: {{^    }}#util.byte_pattern<7> : tensor<2xi8>,
 // CHECK-NEXT: {{^    }}"ab",
 // CHECK-NEXT: {{^}}]>
-//      CHECK: #[[C0:composite_of_0b]] = #util.composite<0xi8, []>
 // CHECK-LABEL: module @attributes
 // CHECK-SAME: util.a = #util.int.assumption<umin = 1, udiv = 8>
 // CHECK-SAME: util.c = #[[C6]]
