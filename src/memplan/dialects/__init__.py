@@ -89,6 +89,12 @@ def _index_mlir() -> Dialect:
     return IndexMlir
 
 
+def _func_mlir_syntax() -> Dialect:
+    from memplan.dialects.func import FuncMlirSyntax
+
+    return FuncMlirSyntax
+
+
 def _arith_mlir() -> Dialect:
     from memplan.dialects.arith import ArithMlir
 
@@ -111,4 +117,5 @@ MLIR_SYNTAX_OVERRIDES: dict[str, Callable[[], Dialect]] = {
     "affine": _affine_mlir_syntax,
     "index": _index_mlir,
     "scf": _scf_mlir_syntax,
+    "func": _func_mlir_syntax,
 }

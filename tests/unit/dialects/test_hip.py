@@ -65,7 +65,7 @@ def in_func(*lines: str, args: str = ARGS, callees: tuple[str, ...] = ()) -> str
     """`lines` inside a function, in exactly the text the printer produces; each of
     `callees` is declared after it (outlined bodies must name functions)."""
     body = "".join(f"    {line}\n" for line in lines)
-    declarations = "".join(f"  func.func private @{name}() -> ()\n" for name in callees)
+    declarations = "".join(f"  func.func private @{name}()\n" for name in callees)
     return (
         "builtin.module {\n"
         f"  func.func @f({args}) {{\n{body}    func.return\n  }}\n{declarations}}}"

@@ -57,3 +57,6 @@ func.func @redefined_value() {
   %x = arith.constant 1 : index
   return
 }
+// -----
+// A declaration that names some arguments and not others.
+func.func private @mixed(%a: i32, f32)
