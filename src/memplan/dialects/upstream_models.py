@@ -118,8 +118,6 @@ def _attach() -> None:
     # branch look like it writes unknown memory.
     attach_trait(cf.BranchOp, NoMemoryEffect())
     attach_trait(cf.ConditionalBranchOp, NoMemoryEffect())
-    # IREE's util.assume.int registers a pattern on arith.muli.
-    attach_trait(arith.MuliOp, CanonicalizedBy("memplan.passes.patterns.util_values"))
 
 
 def declare_canonicalization_patterns() -> None:
@@ -133,6 +131,10 @@ def declare_canonicalization_patterns() -> None:
         (arith.SelectOp, STREAM_PATTERNS),
         (builtin.UnrealizedConversionCastOp, STREAM_PATTERNS),
         (scf.WhileOp, CanonicalizedBy("memplan.passes.patterns.scf")),
+        # IREE's util.assume.int registers a pattern on arith.muli, and
+        # util.buffer.subspan one on arith.select.
+        (arith.MuliOp, CanonicalizedBy("memplan.passes.patterns.util_values")),
+        (arith.SelectOp, CanonicalizedBy("memplan.passes.patterns.util_values")),
     )
     for op_type, patterns in declared:
         if patterns not in op_type.traits.traits:

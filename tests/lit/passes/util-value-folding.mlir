@@ -366,3 +366,23 @@ util.func public @partial_formats(%i: index, %j: i32, %b: !util.buffer) -> (!uti
   // CHECK: util.return %[[P]], %[[O]], %[[B]], %[[T]], %[[K]]
   util.return %0, %1, %2, %3, %4 : !util.buffer, !util.buffer, !util.buffer, !util.buffer, !util.buffer
 }
+
+// -----
+
+// A select of two equally long subspans of one buffer is one subspan at the
+// selected offset; of subspans of other lengths it stays.
+
+// CHECK-LABEL: @select_of_subspans
+// CHECK-SAME: (%[[C:[^:]+]]: i1, %[[B:[^:]+]]: !util.buffer, %[[S:[^:]+]]: index, %[[X:[^:]+]]: index, %[[Y:[^:]+]]: index, %[[L:[^:]+]]: index, %[[M:[^:]+]]: index)
+util.func public @select_of_subspans(%c: i1, %b: !util.buffer, %s: index, %x: index, %y: index, %l: index, %m: index) -> (!util.buffer, !util.buffer) {
+  %0 = util.buffer.subspan %b[%x] : !util.buffer{%s} -> !util.buffer{%l}
+  %1 = util.buffer.subspan %b[%y] : !util.buffer{%s} -> !util.buffer{%l}
+  // CHECK: %[[OFF:.+]] = arith.select %[[C]], %[[X]], %[[Y]] : index
+  // CHECK: %[[SP:.+]] = util.buffer.subspan %[[B]][%[[OFF]]] : !util.buffer{%[[S]]} -> !util.buffer{%[[L]]}
+  %2 = arith.select %c, %0, %1 : !util.buffer
+  %3 = util.buffer.subspan %b[%y] : !util.buffer{%s} -> !util.buffer{%m}
+  // CHECK: %[[KEPT:.+]] = arith.select %[[C]], %{{.+}}, %{{.+}} : !util.buffer
+  %4 = arith.select %c, %0, %3 : !util.buffer
+  // CHECK: util.return %[[SP]], %[[KEPT]]
+  util.return %2, %4 : !util.buffer, !util.buffer
+}

@@ -23,7 +23,8 @@
   `util.optimization_barrier`.
 - `util.buffer.subspan` of the whole buffer is the buffer; a subspan of a subspan
   is one subspan of the first source, and an op reading or writing a range of a
-  subspan accesses its source at the summed offset. `util.buffer.size` is the size an op
+  subspan accesses its source at the summed offset; a select of two equally long
+  subspans of one buffer is one subspan (on `arith.select`). `util.buffer.size` is the size an op
   states for the buffer (its definer, or an earlier user in the block), or the
   storage size of a constant; of a select it is a select of the sizes.
   `util.buffer.storage` of a subspan is the storage of its source, offset.
@@ -507,6 +508,28 @@ class FoldSubspanIntoConsumers(RewritePattern):
             rewriter.notify_op_modified(user)
 
 
+class SinkSubspanAcrossSelect(RewritePattern):
+    """A select of two equally long subspans of one buffer is one subspan at the
+    selected offset (IREE's SinkSubspanAcrossSelectOps, on `arith.select`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter, /):
+        first, second = op.lhs.owner, op.rhs.owner
+        if not (
+            isinstance(op.result.type, ub.BufferType)
+            and isinstance(first, ub.BufferSubspanOp)
+            and isinstance(second, ub.BufferSubspanOp)
+            and first.source is second.source
+            and first.result_size is second.result_size
+        ):
+            return
+        offset = arith.SelectOp(op.cond, first.source_offset, second.source_offset)
+        rewriter.insert(offset, InsertPoint.before(op))
+        rewriter.replace(op, ub.BufferSubspanOp(
+            first.source, first.source_size, offset.result, first.result_size
+        ))
+
+
 class FoldBufferSize(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ub.BufferSizeOp, rewriter: PatternRewriter, /):
@@ -683,6 +706,7 @@ PATTERNS: dict[str, tuple[RewritePattern, ...]] = {
     "util.switch": (FoldSwitch(),),
     "util.assume.int": (DeduplicateAssumeOperands(), CanonicalizeAssumeInt()),
     "arith.muli": (FoldDivMulOfAssume(),),
+    "arith.select": (SinkSubspanAcrossSelect(),),
     "util.unfoldable_constant": (ExpandUnfoldableConstant(),),
     "util.buffer.subspan": (
         FoldWholeSubspan(),
