@@ -7,10 +7,11 @@ into but must print back exactly:
   configuration dictionaries (`#iree_cpu.cpu_encoding_resolver<>` in an
   executable target, `!iree_tensor_ext.dispatch.tensor<...>` in a dispatch
   function's signature). :class:`OpaqueAttributeContext` reads any attribute or
-  type whose dialect memplan does not register (or registers only in part, see
-  :data:`PARTIAL_DIALECTS`) as an :class:`OpaqueAttr` / :class:`OpaqueType` of
-  that name: its `<...>` body is kept as text and printed verbatim (xDSL's
-  `UnregisteredAttr` would print `#d.x<>` as `#d.x`, which IREE rejects). Names of a fully modelled dialect (`#hal.devce`)
+  type of a dialect `iree-opt` knows (:data:`FOREIGN_DIALECTS`) that memplan does
+  not register, or registers only in part (:data:`PARTIAL_DIALECTS`), and with
+  `--allow-unregistered-dialect` of any dialect, as an :class:`OpaqueAttr` /
+  :class:`OpaqueType` of that name: its `<...>` body is kept as text and printed verbatim (xDSL's
+  `UnregisteredAttr` would print `#d.x<>` as `#d.x`, which IREE rejects). Names of a fully modelled dialect (`#stream.timepiont`)
   are still errors.
 - Executable bodies: the `builtin.module` inside `stream.executable` holds
   linalg, tensor, iree_tensor_ext, ... in custom syntax. An op that declares
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import NoneAttr, StringAttr
+from xdsl.dialects.builtin import NoneAttr, StringAttr, UnregisteredAttr
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, prop_def, traits_def
 from xdsl.parser import AttrParser, Parser
@@ -43,6 +44,7 @@ from xdsl.traits import IsolatedFromAbove, OpTrait, SymbolOpInterface
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 __all__ = [
+    "FOREIGN_DIALECTS",
     "PARTIAL_DIALECTS",
     "OpaqueAttr",
     "OpaqueType",
@@ -58,6 +60,20 @@ __all__ = [
 PARTIAL_DIALECTS = frozenset({"iree_tensor_ext", "hal"})
 """Dialects memplan models only in part; their other attributes and types
 (`#hal.pipeline.layout<...>` on a HAL executable's exports) are opaque."""
+
+
+FOREIGN_DIALECTS = frozenset(
+    "affine amdgpu arith arm_neon arm_sme arm_sve bufferization builtin cf check chlo "
+    "complex emitc flow func gpu hal hal_inline hal_loader io_parameters iree_codegen "
+    "iree_cpu iree_encoding iree_gpu iree_linalg_ext iree_map iree_tensor_ext "
+    "iree_vector_ext linalg llvm math memref ml_program nvgpu nvvm pcf pdl pdl_interp "
+    "quant rocdl rocm scf shape smt spirv stablehlo stream tensor tm_tensor torch "
+    "torch_c tosa transform ub util vector vhlo vm vmvx".split()
+)
+"""The dialects `iree-opt` 3.13 registers (`iree-opt --show-dialects`): their
+attributes are read opaquely when memplan does not register the dialect, as
+`iree-opt` reads them; other dialects' only with `--allow-unregistered-dialect`
+(as MLIR)."""
 
 
 @dataclass
@@ -78,18 +94,21 @@ class OpaqueAttributeContext(Context):
         dialect, dot, _ = name.partition(".")
         if not dot:
             return False
-        known = dialect in self._registered_dialects or dialect in self._loaded_dialects
-        return not known or dialect in PARTIAL_DIALECTS
+        if dialect in PARTIAL_DIALECTS:
+            return True
+        if dialect in self._registered_dialects or dialect in self._loaded_dialects:
+            return False
+        return dialect in FOREIGN_DIALECTS or self.allow_unregistered
 
     def get_optional_attr(self, name: str) -> type[Attribute] | None:
         found = super().get_optional_attr(name)
-        if found is None and self._opaque(name):
+        if (found is None or issubclass(found, UnregisteredAttr)) and self._opaque(name):
             found = self._loaded_attrs[name] = opaque_attribute_class(name, False)
         return found
 
     def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
         found = super().get_optional_type(name)
-        if found is None and self._opaque(name):
+        if (found is None or issubclass(found, UnregisteredAttr)) and self._opaque(name):
             found = opaque_attribute_class(name, True)
             assert issubclass(found, TypeAttribute)
             self._loaded_types[name] = found

@@ -89,10 +89,10 @@ util.func public @hal_ops(%view: !hal.buffer_view, %buf: !hal.buffer, %n: index)
 
 // Device globals: targets, selections and fallbacks are typed `!hal.device`
 // values. Attributes of dialects memplan does not model (`#iree_codegen`,
-// `#iree_cpu`, `#acme`) print back as written, `<>` included.
+// `#iree_cpu`) print back as written, `<>` included.
 
-// CHECK-LABEL: util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {bare = #acme.marker, codegen = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Default>>, resolver = #iree_cpu.vmvx_encoding_resolver<>}>]> : !hal.device
-util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {resolver = #iree_cpu.vmvx_encoding_resolver<>, codegen = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Default>>, bare = #acme.marker}>]> : !hal.device
+// CHECK-LABEL: util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {bare = #iree_codegen.marker, codegen = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Default>>, resolver = #iree_cpu.vmvx_encoding_resolver<>}>]> : !hal.device
+util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {resolver = #iree_cpu.vmvx_encoding_resolver<>, codegen = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Default>>, bare = #iree_codegen.marker}>]> : !hal.device
 // CHECK-LABEL: util.global private @sel = #hal.device.select<[#hal.device.ordinal<1> : !hal.device, #hal.device.fallback<@dev> : !hal.device, #hal.device.alias<"vulkan"[2], {x = 1 : i64}> : !hal.device]> : !hal.device
 util.global private @sel = #hal.device.select<[#hal.device.ordinal<1> : !hal.device, #hal.device.fallback<@dev> : !hal.device, #hal.device.alias<"vulkan"[2], {x = 1 : i64}> : !hal.device]> : !hal.device
 // CHECK-LABEL: util.global private @bare = #hal.device.target<"local"> : !hal.device
@@ -189,7 +189,7 @@ func.func @plain_kernel(%b: !stream.binding) {
 // outside brackets (`} <workgroup_size = ...>`).
 
 // CHECK-LABEL: hal.executable private @hex {
-// CHECK-NEXT:   hal.executable.variant public @cpu target(<"llvm-cpu", "elf", {acme.cfg = #acme.cfg<>}>) {
+// CHECK-NEXT:   hal.executable.variant public @cpu target(<"llvm-cpu", "elf", {acme.cfg = #iree_cpu.cfg<>}>) {
 // CHECK-NEXT:     hal.executable.export public @run ordinal(0) layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>) count(%arg0: !hal.device) -> (index, index, index) {
 // CHECK-NEXT:       %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
 // CHECK-NEXT:       hal.return %x, %y, %z : index, index, index
@@ -203,12 +203,12 @@ func.func @plain_kernel(%b: !stream.binding) {
 // CHECK-NEXT: }
 // CHECK: stream.cmd.dispatch @hex::@cpu::@run {
 // GENERIC-LABEL: "hal.executable"() <{sym_name = "hex", sym_visibility = "private"}> ({
-// GENERIC-NEXT: "hal.executable.variant"() <{sym_name = "cpu", sym_visibility = "public", target = #hal.executable.target<"llvm-cpu", "elf", {acme.cfg = #acme.cfg<>}>}> ({
+// GENERIC-NEXT: "hal.executable.variant"() <{sym_name = "cpu", sym_visibility = "public", target = #hal.executable.target<"llvm-cpu", "elf", {acme.cfg = #iree_cpu.cfg<>}>}> ({
 // GENERIC-NEXT: hal.executable.export public @run
 // GENERIC: "hal.executable.variant_end"() : () -> ()
 // GENERIC: "hal.executable_end"() : () -> ()
 hal.executable private @hex {
-  hal.executable.variant public @cpu target(<"llvm-cpu", "elf", {acme.cfg = #acme.cfg<>}>) {
+  hal.executable.variant public @cpu target(<"llvm-cpu", "elf", {acme.cfg = #iree_cpu.cfg<>}>) {
     hal.executable.export public @run ordinal(0) layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>) count(%arg0: !hal.device) -> (index, index, index) {
       %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
       hal.return %x, %y, %z : index, index, index

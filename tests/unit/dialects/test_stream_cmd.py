@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import pytest
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.traits import MemoryEffectKind, SymbolTable
+from xdsl.utils.exceptions import ParseError
 
 import memplan
 from memplan.dialects.stream_cmd import CmdDispatchOp, CmdFillOp
@@ -74,8 +76,16 @@ def test_command_effects_name_the_captured_resource():
 
 
 def test_unmodelled_attribute_keeps_its_brackets():
-    text = 'util.global private @g {a = #acme.x<>, b = #acme.y, c = #acme.z<1, "<">} : i32\n'
+    text = 'util.global private @g {a = #iree_gpu.x<>, b = #iree_gpu.y, c = #iree_gpu.z<1, "<">} : i32\n'
     module = _module(text)
     attrs = next(iter(module.ops)).attributes
     assert all(isinstance(attrs[k], OpaqueAttr) for k in "abc")
-    assert '{a = #acme.x<>, b = #acme.y, c = #acme.z<1, "<">}' in memplan.print_ir(module)
+    assert '{a = #iree_gpu.x<>, b = #iree_gpu.y, c = #iree_gpu.z<1, "<">}' in memplan.print_ir(module)
+
+
+def test_dialects_iree_opt_does_not_know_need_allow_unregistered():
+    text = "util.global private @g {a = #acme.x<1>} : i32\n"
+    with pytest.raises(ParseError, match="'acme.x' is not registered"):
+        _module(text)
+    module = memplan.parse(memplan.make_context(allow_unregistered=True), text)
+    assert isinstance(next(iter(module.ops)).attributes["a"], OpaqueAttr)
