@@ -2679,7 +2679,8 @@ class ResourceTransientsOp(IRDLOperation):
 @irdl_op_definition
 class ResourceTryMapOp(IRDLOperation):
     """`stream.resource.try_map (on(aff))? %buf[%offset] : type -> i1,
-    type{%size}` -- maps host memory as a resource when the device can."""
+    type{%size}` -- maps host memory as a resource when the device can. Only
+    ALLOCates its result (IREE: Pure + MemAlloc), so an unused one is dead."""
 
     name = "stream.resource.try_map"
 
@@ -2690,7 +2691,7 @@ class ResourceTryMapOp(IRDLOperation):
     did_map = result_def()
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, SizeAware.fields(results={1: "result_size"}), FixedResultNames(("did_map", "result")))
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=operands_named("result")), SizeAware.fields(results={1: "result_size"}), FixedResultNames(("did_map", "result")))
 
     assembly_format = (
         _AFFINITY + " $source `[` $source_offset `]` `:` type($source) `->` "
