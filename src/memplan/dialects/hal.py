@@ -9,7 +9,7 @@ increasing order, as IREE 3.13 does (`[2, 0]` reads back as `[0, 2]`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import (
     Attribute,
+    OpResult,
     Dialect,
     Operation,
     ParametrizedAttribute,
@@ -49,6 +50,7 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    ConstantLike,
     IsolatedFromAbove,
     IsTerminator,
     Pure,
@@ -60,7 +62,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from memplan.interfaces import OperandEffects, all_results
+from memplan.interfaces import OperandEffects, all_results, operands_named
 from memplan.opaque import OpaqueBodies
 from memplan.printing.naming import AsmResultNames, FixedResultNames, sanitize_ssa_name
 
@@ -660,18 +662,31 @@ def _check_parent(op: Operation, parent_type: type[Operation]) -> None:
         raise VerifyException(f"'{op.name}' expects parent op '{parent_type.name}'")
 
 
-@irdl_op_definition
-class ExecutableEndOp(IRDLOperation):
-    """`hal.executable_end` -- `hal.executable`'s implicit terminator."""
+def end_op(op_name: str, parent: Callable[[], type[Operation]], doc: str) -> type[IRDLOperation]:
+    """`<op_name> attr-dict`: the implicit terminator of the op `parent()` returns
+    (a function: the parent is defined after its terminator)."""
 
-    name = "hal.executable_end"
+    def verify_(self: IRDLOperation) -> None:
+        _check_parent(self, parent())
 
-    traits = traits_def(IsTerminator())
+    cls = type(
+        "".join(part.title() for part in op_name.replace("_", ".").split(".")) + "Op",
+        (IRDLOperation,),
+        {
+            "name": op_name,
+            "__doc__": doc,
+            "__module__": __name__,
+            "traits": traits_def(IsTerminator()),
+            "assembly_format": "attr-dict",
+            "verify_": verify_,
+        },
+    )
+    return irdl_op_definition(cls)
 
-    assembly_format = "attr-dict"
 
-    def verify_(self) -> None:
-        _check_parent(self, ExecutableOp)
+ExecutableEndOp = end_op(
+    "hal.executable_end", lambda: ExecutableOp, "`hal.executable_end` -- `hal.executable`'s implicit terminator."
+)
 
 
 @irdl_op_definition
@@ -720,18 +735,11 @@ class ExecutableOp(IRDLOperation):
         print_body(printer, self.body)
 
 
-@irdl_op_definition
-class ExecutableVariantEndOp(IRDLOperation):
-    """`hal.executable.variant_end` -- a variant's implicit terminator."""
-
-    name = "hal.executable.variant_end"
-
-    traits = traits_def(IsTerminator())
-
-    assembly_format = "attr-dict"
-
-    def verify_(self) -> None:
-        _check_parent(self, ExecutableVariantOp)
+ExecutableVariantEndOp = end_op(
+    "hal.executable.variant_end",
+    lambda: ExecutableVariantOp,
+    "`hal.executable.variant_end` -- a variant's implicit terminator.",
+)
 
 
 @irdl_op_definition
@@ -808,6 +816,37 @@ class ExecutableVariantOp(IRDLOperation):
         _check_parent(self, ExecutableOp)
 
 
+_I64 = IntegerType(64)
+
+
+def _parse_fence_flags(parser: Parser) -> IntegerAttr:
+    """HAL's FenceFlagBitfield in custom form: a case name, as a keyword or string
+    (`None`, `Reserved`); stored as the i64 the generic form shows."""
+    at = parser.pos
+    name = parser.parse_optional_str_literal()
+    if name is None:
+        name = parser.parse_optional_identifier()
+    if name not in _FENCE_FLAGS:
+        parser.raise_error(
+            "expected string or keyword containing one of the following enum values "
+            "for attribute 'flags' [" + ", ".join(_FENCE_FLAGS) + "]",
+            at,
+            parser.pos,
+        )
+    return IntegerAttr(_FENCE_FLAGS[name], _I64)
+
+
+def _print_fence_flags(printer: Printer, flags: IntegerAttr) -> None:
+    """As MLIR prints a bit enum: a single set bit's name as a keyword; the empty
+    set (`None`) quoted."""
+    name = next(n for n, v in _FENCE_FLAGS.items() if v == flags.value.data)
+    printer.print_string(name if flags.value.data else f'"{name}"')
+
+
+_FENCE_FLAGS = {"None": 0, "Reserved": 1}
+"""IREE's HAL_FenceFlagBitfieldAttr cases (an I64BitEnumAttr)."""
+
+
 @irdl_op_definition
 class FenceCreateOp(IRDLOperation):
     """`hal.fence.create device(%d : !hal.device) flags("None") : !hal.fence` -- a
@@ -816,21 +855,224 @@ class FenceCreateOp(IRDLOperation):
     name = "hal.fence.create"
 
     device = operand_def(DeviceType)
-    flags = prop_def(Attribute)
+    flags = prop_def(IntegerAttr[IntegerType])
     result = result_def(FenceType)
 
-    traits = traits_def(OperandEffects(allocates=all_results))
+    traits = traits_def(OperandEffects(allocates=all_results), FixedResultNames(("fence",)))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FenceCreateOp:
+        parser.parse_keyword("device")
+        parser.parse_punctuation("(")
+        device = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        device_type = parser.parse_type()
+        parser.parse_punctuation(")")
+        parser.parse_keyword("flags")
+        parser.parse_punctuation("(")
+        flags = _parse_fence_flags(parser)
+        parser.parse_punctuation(")")
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        (device,) = parser.resolve_operands([device], [device_type], parser.pos)
+        op = cls.build(operands=[device], properties={"flags": flags}, result_types=[result_type])
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" device(")
+        printer.print_operand(self.device)
+        printer.print_string(" : ")
+        printer.print_attribute(self.device.type)
+        printer.print_string(") flags(")
+        _print_fence_flags(printer, self.flags)
+        printer.print_string(") : ")
+        printer.print_attribute(self.result.type)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        if self.flags.type != _I64 or self.flags.value.data not in _FENCE_FLAGS.values():
+            raise VerifyException(f"invalid properties {{flags = {self.flags.value.data} : {self.flags.type}}}")
+
+
+_FENCE = "`<` $fence `:` type($fence) `>`"
+_BUFFER = "`<` $buffer `:` type($buffer) `>`"
+_STATUS = IntegerType(32)
+"""IREE's Util_Status: an i32 status code."""
+
+
+@irdl_op_definition
+class FenceSignalOp(IRDLOperation):
+    """`hal.fence.signal<%f : !hal.fence>` -- reaches the fence. Declares no effect
+    (IREE), so it is kept."""
+
+    name = "hal.fence.signal"
+
+    fence = operand_def(FenceType)
+
+    assembly_format = _FENCE + " attr-dict-with-keyword"
+
+
+@irdl_op_definition
+class FenceFailOp(IRDLOperation):
+    """`hal.fence.fail<%f : !hal.fence> status(%s)` -- fails the fence. Declares no
+    effect (IREE)."""
+
+    name = "hal.fence.fail"
+
+    fence = operand_def(FenceType)
+    status = operand_def(_STATUS)
+
+    assembly_format = _FENCE + " `status` `(` $status `)` attr-dict-with-keyword"
+
+
+@irdl_op_definition
+class FenceQueryOp(IRDLOperation):
+    """`hal.fence.query<%f : !hal.fence> : i32` -- whether the fence was reached, as
+    a status. Declares no effect (IREE): the answer changes over time."""
+
+    name = "hal.fence.query"
+
+    fence = operand_def(FenceType)
+    status = result_def(_STATUS)
+
+    assembly_format = _FENCE + " `:` type($status) attr-dict-with-keyword"
+
+
+@irdl_op_definition
+class DevicesCountOp(IRDLOperation):
+    """`hal.devices.count : index` -- how many devices the runtime has. Pure."""
+
+    name = "hal.devices.count"
+
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure(), FixedResultNames(("device_count",)))
+
+    assembly_format = "attr-dict `:` type($result)"
+
+
+class _DeviceName(AsmResultNames):
+    """`%device_<N>` for a constant index, else `%device_n` (IREE's names)."""
+
+    def result_names(self, op: Operation) -> Sequence[str | None]:
+        assert isinstance(op, DevicesGetOp)
+        index = ConstantLike.get_constant_value(op.index) if isinstance(op.index, OpResult) else None
+        return ["device_" + (str(index.value.data) if isinstance(index, IntegerAttr) else "n")]
+
+
+@irdl_op_definition
+class DevicesGetOp(IRDLOperation):
+    """`hal.devices.get %i : !hal.device` -- the runtime's device at an index. Pure."""
+
+    name = "hal.devices.get"
+
+    index = operand_def(IndexType)
+    result = result_def(DeviceType)
+
+    traits = traits_def(Pure(), _DeviceName())
+
+    assembly_format = "$index attr-dict `:` type($result)"
+
+
+@irdl_op_definition
+class BufferLengthOp(IRDLOperation):
+    """`hal.buffer.length<%b : !hal.buffer> : index` -- the buffer's byte length.
+    Pure."""
+
+    name = "hal.buffer.length"
+
+    buffer = operand_def(BufferType)
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure(), FixedResultNames(("length",)))
+
+    assembly_format = _BUFFER + " `:` type($result) attr-dict-with-keyword"
+
+
+@irdl_op_definition
+class BufferSubspanOp(IRDLOperation):
+    """`hal.buffer.subspan<%b : !hal.buffer>[%offset, %length] : !hal.buffer` -- a
+    byte range of a buffer, as a buffer. Pure."""
+
+    name = "hal.buffer.subspan"
+
+    source_buffer = operand_def(BufferType)
+    source_offset = operand_def(IndexType)
+    length = operand_def(IndexType)
+    result = result_def(BufferType)
+
+    traits = traits_def(Pure(), FixedResultNames(("buffer",)))
 
     assembly_format = (
-        "`device` `(` $device `:` type($device) `)` `flags` `(` $flags `)` "
+        "`<` $source_buffer `:` type($source_buffer) `>` `` `[` $source_offset `,` $length `]` "
         "`:` type($result) attr-dict-with-keyword"
     )
+
+
+@irdl_op_definition
+class BufferAllocationPreserveOp(IRDLOperation):
+    """`hal.buffer.allocation.preserve<%b : !hal.buffer>` -- adds an owner to the
+    buffer's allocation; READs and WRITEs the buffer (IREE)."""
+
+    name = "hal.buffer.allocation.preserve"
+
+    buffer = operand_def(BufferType)
+
+    traits = traits_def(OperandEffects(reads=operands_named("buffer"), writes=operands_named("buffer")))
+
+    assembly_format = _BUFFER + " attr-dict-with-keyword"
+
+
+@irdl_op_definition
+class BufferAllocationDiscardOp(IRDLOperation):
+    """`hal.buffer.allocation.discard<%b : !hal.buffer> : i1` -- drops the caller's
+    ownership; whether it was the last owner. READs and WRITEs the buffer (IREE)."""
+
+    name = "hal.buffer.allocation.discard"
+
+    buffer = operand_def(BufferType)
+    result = result_def(IntegerType(1))
+
+    traits = traits_def(
+        OperandEffects(reads=operands_named("buffer"), writes=operands_named("buffer")),
+        FixedResultNames(("was_terminal",)),
+    )
+
+    assembly_format = _BUFFER + " `:` type($result) attr-dict-with-keyword"
+
+
+@irdl_op_definition
+class BufferAllocationIsTerminalOp(IRDLOperation):
+    """`hal.buffer.allocation.is_terminal<%b : !hal.buffer> : i1` -- whether the
+    allocation has a single owner. READs the buffer (IREE)."""
+
+    name = "hal.buffer.allocation.is_terminal"
+
+    buffer = operand_def(BufferType)
+    result = result_def(IntegerType(1))
+
+    traits = traits_def(OperandEffects(reads=operands_named("buffer")), FixedResultNames(("is_terminal",)))
+
+    assembly_format = _BUFFER + " `:` type($result) attr-dict-with-keyword"
 
 
 Hal = Dialect(
     "hal",
     [
         FenceCreateOp,
+        FenceSignalOp,
+        FenceFailOp,
+        FenceQueryOp,
+        DevicesCountOp,
+        DevicesGetOp,
+        BufferLengthOp,
+        BufferSubspanOp,
+        BufferAllocationPreserveOp,
+        BufferAllocationDiscardOp,
+        BufferAllocationIsTerminalOp,
         ExecutableOp,
         ExecutableEndOp,
         ExecutableVariantOp,

@@ -50,7 +50,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hal import parse_visibility, print_body, print_visibility
+from memplan.dialects.hal import end_op, parse_visibility, print_body, print_visibility
 from memplan.opaque import OpaqueBodies
 from memplan.printing.naming import AsmResultNames
 
@@ -76,20 +76,11 @@ class BindingType(ParametrizedAttribute, TypeAttribute):
     name = "stream.binding"
 
 
-@irdl_op_definition
-class ExecutableEndOp(IRDLOperation):
-    """`stream.executable.end` -- the executable body's implicit terminator."""
-
-    name = "stream.executable.end"
-
-    traits = traits_def(IsTerminator())
-
-    assembly_format = "attr-dict"
-
-    def verify_(self) -> None:
-        parent = self.parent_op()
-        if parent is not None and not isinstance(parent, ExecutableOp):
-            raise VerifyException("'stream.executable.end' expects parent op 'stream.executable'")
+ExecutableEndOp = end_op(
+    "stream.executable.end",
+    lambda: ExecutableOp,
+    "`stream.executable.end` -- the executable body's implicit terminator.",
+)
 
 
 @irdl_op_definition
