@@ -170,8 +170,9 @@ class MlirStructurePrinter(Printer):
             used = self._printed_aliases(module, aliases)
             if len(used) != len(aliases):
                 aliases = collect_aliases(module, only=used)
-        self._aliases = {}
         for attribute, name in aliases.items():
+            # A definition names the aliases nested in it (defined before it).
+            self._aliases = {a: n for a, n in aliases.items() if a is not attribute}
             self.print_string(f"#{name} = ")
             self.print_attribute(attribute)
             self.print_string("\n")
@@ -188,6 +189,14 @@ class MlirStructurePrinter(Printer):
         dry._aliases = aliases
         dry._used_aliases = used
         dry.print_op(module)
+        # The definitions of used aliases use the aliases nested in them.
+        pending = list(used)
+        while pending:
+            attribute = pending.pop()
+            before = set(used)
+            dry._aliases = {a: n for a, n in aliases.items() if a is not attribute}
+            dry.print_attribute(attribute)
+            pending.extend(used - before)
         return used
 
     _used_aliases: set[Attribute] | None = None

@@ -61,7 +61,7 @@ util.func public @tensor_resource_timepoint_ops(%b: !util.buffer, %d: index, %n:
   %c0 = arith.constant 0 : index
   // CHECK: stream.tensor.import consume %{{.+}} : !util.buffer -> tensor<?x4xf32>{%{{.+}}} in !stream.resource<external>{%{{.+}}}
   %i = stream.tensor.import consume %b : !util.buffer -> tensor<?x4xf32>{%d} in !stream.resource<external>{%n}
-  // CHECK: stream.tensor.export %{{.+}} : tensor<?x4xf32, #encoding>{%{{.+}}} in !stream.resource<external>{%{{.+}}} -> !util.buffer
+  // CHECK: stream.tensor.export %{{.+}} : tensor<?x4xf32, #iree_encoding.padding<[0, ?]>>{%{{.+}}} in !stream.resource<external>{%{{.+}}} -> !util.buffer
   %e = stream.tensor.export %i : tensor<?x4xf32, #padded>{%d} in !stream.resource<external>{%n} -> !util.buffer
   // CHECK: stream.tensor.empty : tensor<0xf32> in !stream.resource<*>{%{{.+}}}
   %em = stream.tensor.empty : tensor<0xf32> in !stream.resource<*>{%c0}
