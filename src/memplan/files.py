@@ -36,12 +36,16 @@ def _umask() -> int:
     return mask
 
 
-def _write_through(path: str, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
+def _encoded(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode("utf-8")
 
 
-def _write_atomically(path: str, text: str, existing: os.stat_result | None) -> None:
+def _write_through(path: str, text: str | bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(_encoded(text))
+
+
+def _write_atomically(path: str, text: str | bytes, existing: os.stat_result | None) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     fd, temporary = tempfile.mkstemp(
         prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory
@@ -49,8 +53,8 @@ def _write_atomically(path: str, text: str, existing: os.stat_result | None) -> 
     try:
         mode = stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~_umask()
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(_encoded(text))
         os.replace(temporary, path)
     except BaseException:
         try:
@@ -60,11 +64,18 @@ def _write_atomically(path: str, text: str, existing: os.stat_result | None) -> 
         raise
 
 
-def write_output(path: str, text: str) -> None:
-    """Write `text` to `path` (`-` is stdout), choosing the safe way for its kind."""
+def write_output(path: str, text: str | bytes) -> None:
+    """Write `text` (bytes: UTF-8 already) to `path` (`-` is stdout), choosing the
+    safe way for its kind."""
     if path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        binary = getattr(sys.stdout, "buffer", None)
+        if isinstance(text, bytes) and binary is not None:
+            sys.stdout.flush()
+            binary.write(text)
+            binary.flush()
+        else:
+            sys.stdout.write(text if isinstance(text, str) else text.decode("utf-8"))
+            sys.stdout.flush()
         return
     try:
         try:

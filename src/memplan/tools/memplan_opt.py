@@ -14,6 +14,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -164,18 +165,16 @@ class _Timing:
         return "\n".join(lines)
 
 
-def _print_module(module: ModuleOp, args: Namespace, ctx: Context) -> str:
-    buffer = io.StringIO()
+def _print_module(module: ModuleOp, args: Namespace, ctx: Context, stream: IO[str]) -> None:
     print_module(
         module,
-        buffer,
+        stream,
         generic=args.mlir_print_op_generic,
         debuginfo=args.mlir_print_debuginfo,
         dialects=ctx.loaded_dialects,
         keep_names=args.keep_names,
         local_scope=args.mlir_print_local_scope,
     )
-    return buffer.getvalue()
 
 
 @dataclass
@@ -223,7 +222,9 @@ def _canonical_pass_names(spelled: list[str]) -> list[str]:
 
 def _dump(header: str, module: ModuleOp, args: Namespace, ctx: Context) -> None:
     sys.stderr.write(f"// -----// IR Dump {header} //----- //\n")
-    sys.stderr.write(_print_module(module, args, ctx))
+    buffer = io.StringIO()
+    _print_module(module, args, ctx, buffer)
+    sys.stderr.write(buffer.getvalue())
 
 
 def _run_pass(
@@ -260,9 +261,10 @@ def _run_chunk(
     args: Namespace,
     timing: _Timing,
     statistics: PassStatistics,
-) -> str | None:
-    """Parse, verify, transform and print one chunk; None when it failed (the
-    diagnostics have been emitted)."""
+    out: IO[str],
+) -> bool:
+    """Parse, verify, transform and print one chunk into `out`; False when it
+    failed (the diagnostics have been emitted; `out` may hold part of it)."""
     printing = _IrPrinting.from_args(args)
     try:
         start = time.perf_counter()
@@ -284,9 +286,9 @@ def _run_chunk(
         if passes and not args.verify_each:
             verify_module(module)
         start = time.perf_counter()
-        printed = _print_module(module, args, ctx)
+        _print_module(module, args, ctx, out)
         timing.add("Output", time.perf_counter() - start)
-        return printed
+        return True
     except UserError as error:
         emit(error.diagnostic())
     except DiagnosticException as error:
@@ -300,7 +302,7 @@ def _run_chunk(
             "rerun with MEMPLAN_TRACEBACK=1 and report it",
             Location(name, 1, 1),
         ))
-    return None
+    return False
 
 
 def _read_input(path: str) -> tuple[str, str]:
@@ -334,7 +336,7 @@ def _byte_location(data: bytes, offset: int, name: str) -> Location:
     return Location(name, data.count(b"\n", 0, offset) + 1, offset - line_start + 1)
 
 
-def _write_output(path: str, text: str) -> None:
+def _write_output(path: str, text: str | bytes) -> None:
     try:
         write_output(path, text)
     except OutputError as error:
@@ -400,13 +402,22 @@ def run(argv: list[str]) -> int:
     marker = args.split_input_file or SPLIT_MARKER
     chunks = split_input(text, args.split_input_file is not None, marker)
 
-    outputs: list[str] = []
+    # The output as UTF-8 bytes in memory (a third of the printed text as one str,
+    # and a small fraction of the printer's many small writes held until joined).
+    encoded = io.BytesIO()
+    out = io.TextIOWrapper(encoded, encoding="utf-8", newline="\n")
+    printed_any = False
     failed = False
     for chunk in chunks:
         emitted: list[Diagnostic] = []
+        out.flush()
+        mark = encoded.tell()
+        if printed_any:
+            # mlir-opt separates chunks with the marker on its own line.
+            out.write(f"{marker}\n")
         with diagnostic_handler(emitted.append):
             try:
-                printed = _run_chunk(ctx, chunk.text, name, passes, args, timing, statistics)
+                printed = _run_chunk(ctx, chunk.text, name, passes, args, timing, statistics, out)
             finally:
                 gc.unfreeze()  # the chunk's module may be collected again (main() in-process)
         if args.verify_diagnostics:
@@ -424,19 +435,22 @@ def run(argv: list[str]) -> int:
                     diagnostic = diagnostic.with_source(chunk.text, name)
                 print(diagnostic, file=sys.stderr)
             failed |= printed is None or any(d.severity == "error" for d in emitted)
-        if printed is not None:
-            outputs.append(printed)
+        out.flush()
+        if printed:
+            out.write("\n")  # mlir-opt ends each chunk's module with a blank line
+            printed_any = True
+        else:  # what a chunk that failed printed (the marker before it, too) goes
+            encoded.seek(mark)
+            encoded.truncate()
 
     if args.mlir_pass_statistics:
         sys.stderr.write(statistics.report())
     if args.mlir_timing:
         print(timing.report(), file=sys.stderr)
-    # mlir-opt ends each chunk's module with a blank line and separates chunks with
-    # the marker on its own line.
-    result = f"{marker}\n".join(f"{output}\n" for output in outputs)
     if failed and args.output != "-":
         return 1
-    _write_output(args.output, result)
+    out.flush()
+    _write_output(args.output, encoded.getvalue())
     return 1 if failed else 0
 
 

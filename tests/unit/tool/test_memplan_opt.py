@@ -66,6 +66,27 @@ def test_successful_run_writes_output(tmp_path):
     assert set(p.name for p in tmp_path.iterdir()) == {"ok.mlir", "out.mlir"}
 
 
+
+def test_failed_chunk_prints_nothing_between_the_others(tmp_path, capsys):
+    """The chunks are printed into one buffer as they finish; a chunk that fails
+    leaves neither its text nor a separator in it."""
+    chunks = [
+        "func.func @first(%a: i32) -> i32 {\n  return %a : i32\n}\n",
+        "func.func @bad() {\n  %0 = arith.addi %x, %x : i32\n}\n",
+        "func.func @third(%a: i64) -> i64 {\n  return %a : i64\n}\n",
+    ]
+    source = tmp_path / "chunks.mlir"
+    source.write_text("// -----\n".join(chunks))
+    alone = []
+    for number, text in enumerate(chunks[::2]):
+        single = tmp_path / f"single{number}.mlir"
+        single.write_text(text)
+        assert main([str(single)]) == 0
+        alone.append(capsys.readouterr().out)
+    assert main([str(source), "--split-input-file"]) == 1
+    assert capsys.readouterr().out == "// -----\n".join(alone)
+
+
 HIP_FUNC = """\
 func.func @step(%ctx: !hip.context, %a: memref<4xf32>) {
   %b = memref.alloc() : memref<4xf32>
