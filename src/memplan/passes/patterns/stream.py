@@ -995,13 +995,23 @@ class FoldTensorExportOfImport(RewritePattern):
             _replace(rewriter, op, [imported.source])
 
 
+def _has_tied_uses(value: SSAValue) -> bool:
+    """Whether a user ties a result to `value` (IREE's `hasAnyTiedUses`)."""
+    for use in value.uses:
+        ties = getattr(use.operation, "tied_result_operands", None)
+        if ties is not None and any(
+            t is not None and _tied_operand(use.operation, t) is value for t in ties()
+        ):
+            return True
+    return False
+
+
 def _needless_tensor_clone(op: stream.TensorCloneOp) -> bool:
-    """A clone to the same encoding and type whose source is used only by it: the
-    source itself will do."""
-    return (
-        op.source.type == op.result.type
-        and op.source_encoding == op.result_encoding
-        and op.source.has_one_use()
+    """A clone to the same resource type (whatever the tensor encodings: a clone
+    that only reshapes copies nothing) used once, or by no op tying a result to
+    it: the source itself will do (IREE's fold and ElideUnneededTensorClones)."""
+    return op.source.type == op.result.type and (
+        op.result.has_one_use() or not _has_tied_uses(op.result)
     )
 
 
