@@ -2332,7 +2332,7 @@ class TensorEmptyOp(_EncodedResult, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("empty",)))
     custom_directives = (EncodingDims,)
 
     assembly_format = (
