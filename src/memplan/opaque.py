@@ -57,9 +57,10 @@ __all__ = [
     "resolve_aliases",
 ]
 
-PARTIAL_DIALECTS = frozenset({"iree_tensor_ext", "hal"})
-"""Dialects memplan models only in part; their other attributes and types
-(`#hal.pipeline.layout<...>` on a HAL executable's exports) are opaque."""
+PARTIAL_DIALECTS = frozenset({"iree_tensor_ext", "hal", "tosa"})
+"""Dialects memplan (or xDSL, for `tosa`) models only in part; their other
+attributes and types (`#hal.pipeline.layout<...>` on a HAL executable's exports,
+the `#tosa.target_env<...>` a TOSA input's module keeps) are opaque."""
 
 
 FOREIGN_DIALECTS = frozenset(
