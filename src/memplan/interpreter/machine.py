@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import numpy as np
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp, SymbolRefAttr
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -344,15 +344,25 @@ class MemplanInterpreter(Interpreter):
         self.enqueued = 0
 
     def _impl_for(self, op: Operation) -> None:
-        """Ops of subclasses (memplan's MLIR-syntax memref ops, every hip kernel)
-        use the implementation of their nearest registered base class."""
-        table = self._impls._impl_dict  # pyright: ignore[reportPrivateUsage]
-        if type(op) in table:
-            return
-        for cls in type(op).__mro__[1:]:
-            if cls in table:
-                table[type(op)] = table[cls]
-                return
+        """Ops of subclasses (memplan's MLIR-syntax memref and func ops, every hip
+        kernel) use the implementation, and the callable implementation, of their
+        nearest registered base class."""
+        impls = self._impls
+        for table in (impls._impl_dict, impls._callable_impl_dict):  # pyright: ignore[reportPrivateUsage]
+            if type(op) in table:
+                continue
+            for cls in type(op).__mro__[1:]:
+                if cls in table:
+                    table[type(op)] = table[cls]
+                    break
+
+    def call_op(
+        self, op: Operation | str | SymbolRefAttr, inputs: PythonValues = ()
+    ) -> PythonValues:
+        if not isinstance(op, Operation):
+            op = self.get_op_for_symbol(op)
+        self._impl_for(op)
+        return super().call_op(op, inputs)
 
     def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
         self._impl_for(op)
