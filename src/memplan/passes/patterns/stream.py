@@ -272,7 +272,7 @@ class PassThroughChainExternal(RewritePattern):
         rewriter.replace_uses_with_if(
             chained, imported, lambda use: use.operation is not op
         )
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 def _is_immediate(value: SSAValue) -> bool:
@@ -857,7 +857,7 @@ class FoldLoadBitcast(RewritePattern):
         )
         rewriter.insert(new, InsertPoint.before(op))
         _replace(rewriter, cast, [new.results[0]])
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 def _staged_transfer(load_source: SSAValue) -> stream.AsyncTransferOp | None:
@@ -1362,30 +1362,43 @@ class ElideImmediateAwait(RewritePattern):
         _replace(rewriter, op, new.results)
 
 
+def awaited_captures(
+    op: Operation, rewriter: PatternRewriter
+) -> tuple[list[SSAValue], SSAValue] | None:
+    """The captures of an execute region op (async or cmd) with each
+    `stream.timepoint.await` result replaced by the awaited resource, and the one
+    timepoint the op must then wait on (its own joined with the awaits', the join
+    inserted before `op`); None when no capture is an await's result."""
+    operands = list(op.resource_operands)
+    timepoints: list[SSAValue] = []
+    for i, value in enumerate(operands):
+        awaited = _source_await(value)
+        if awaited is None:
+            continue
+        operands[i] = awaited.resource_operands[awaited.results.index(value)]
+        if awaited.await_timepoint not in timepoints:
+            timepoints.append(awaited.await_timepoint)
+    if not timepoints:
+        return None
+    if op.await_timepoint is not None and op.await_timepoint not in timepoints:
+        timepoints.insert(0, op.await_timepoint)
+    if len(timepoints) == 1:
+        return operands, timepoints[0]
+    join = stream.TimepointJoinOp(timepoints)
+    rewriter.insert(join, InsertPoint.before(op))
+    return operands, join.result_timepoint
+
+
 class ChainDependentAwaits(RewritePattern):
     """A captured resource that is a `stream.timepoint.await` result is captured
     as the awaited resource, and the region waits on that timepoint instead."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: stream.AsyncExecuteOp, rewriter: PatternRewriter, /):
-        operands = list(op.resource_operands)
-        timepoints: list[SSAValue] = []
-        for i, value in enumerate(operands):
-            awaited = _source_await(value)
-            if awaited is None:
-                continue
-            operands[i] = awaited.resource_operands[awaited.results.index(value)]
-            if awaited.await_timepoint not in timepoints:
-                timepoints.append(awaited.await_timepoint)
-        if not timepoints:
+        chained = awaited_captures(op, rewriter)
+        if chained is None:
             return
-        if op.await_timepoint is not None and op.await_timepoint not in timepoints:
-            timepoints.insert(0, op.await_timepoint)
-        timepoint = timepoints[0]
-        if len(timepoints) > 1:
-            join = stream.TimepointJoinOp(timepoints)
-            rewriter.insert(join, InsertPoint.before(op))
-            timepoint = join.result_timepoint
+        operands, timepoint = chained
         new = _rebuild_region_op(rewriter, op, operands=operands, await_timepoint=timepoint)
         _replace(rewriter, op, new.results)
 

@@ -26,7 +26,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from memplan.dialects import stream, stream_cmd as cmd
-from memplan.passes.patterns.stream import _add, _source_await
+from memplan.passes.patterns.stream import _add, awaited_captures
 from memplan.passes.patterns.stream_runtime import ElideImmediateWait, ElideUnused
 
 
@@ -45,9 +45,9 @@ class ElideNoOpExecute(RewritePattern):
         if not _only_yield(op):
             return
         if op.await_timepoint is not None:
-            rewriter.replace_op(op, [], [op.await_timepoint])
+            rewriter.replace(op, [], [op.await_timepoint])
         else:
-            rewriter.replace_op(op, stream.TimepointImmediateOp())
+            rewriter.replace(op, stream.TimepointImmediateOp())
 
 
 class ChainDependentAwaits(RewritePattern):
@@ -57,24 +57,10 @@ class ChainDependentAwaits(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cmd.CmdExecuteOp, rewriter: PatternRewriter, /):
-        operands = list(op.resource_operands)
-        timepoints: list[SSAValue] = []
-        for i, value in enumerate(operands):
-            awaited = _source_await(value)
-            if awaited is None:
-                continue
-            operands[i] = awaited.resource_operands[awaited.results.index(value)]
-            if awaited.await_timepoint not in timepoints:
-                timepoints.append(awaited.await_timepoint)
-        if not timepoints:
+        chained = awaited_captures(op, rewriter)
+        if chained is None:
             return
-        if op.await_timepoint is not None and op.await_timepoint not in timepoints:
-            timepoints.insert(0, op.await_timepoint)
-        timepoint = timepoints[0]
-        if len(timepoints) > 1:
-            join = stream.TimepointJoinOp(timepoints)
-            rewriter.insert(join, InsertPoint.before(op))
-            timepoint = join.result_timepoint
+        operands, timepoint = chained
         new = cmd.CmdExecuteOp.build(
             operands=[operands, list(op.resource_operand_sizes), [timepoint]],
             properties={k: v for k, v in op.properties.items() if k != "operandSegmentSizes"},
@@ -82,7 +68,7 @@ class ChainDependentAwaits(RewritePattern):
             result_types=[op.result_timepoint.type],
             regions=[op.detach_region(op.body)],
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 class CloneCapturedSubviews(RewritePattern):
@@ -142,7 +128,7 @@ class OptimizeCaptures(RewritePattern):
             result_types=[op.result_timepoint.type],
             regions=[op.detach_region(op.body)],
         )
-        rewriter.replace_op(op, new)
+        rewriter.replace(op, new)
 
 
 def _execution_scope(op: Operation) -> Operation:
@@ -205,7 +191,7 @@ def _field_index(op: Operation, name: str) -> int:
 class ElideEmptyRegion(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if isinstance(op, cmd.CmdSerialOp | cmd.CmdConcurrentOp) and _only_yield(op):
-            rewriter.erase_op(op)
+            rewriter.erase(op)
 
 
 _FOLD_SUBVIEWS = (FoldSubviewsIntoRanges(),)

@@ -27,7 +27,7 @@ from memplan.passes.patterns.stream import _is_immediate
 class ElideUnused(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if op.results and all(not result.uses for result in op.results):
-            rewriter.erase_op(op)
+            rewriter.erase(op)
 
 
 def _without_await(op: IRDLOperation) -> IRDLOperation:
@@ -59,7 +59,7 @@ class ElideImmediateWait(RewritePattern):
         if timepoint is None or not _is_immediate(timepoint):
             return
         assert isinstance(op, IRDLOperation)
-        rewriter.replace_op(op, _without_await(op))
+        rewriter.replace(op, _without_await(op))
 
 
 class FoldChannelQuery(RewritePattern):
@@ -72,7 +72,7 @@ class FoldChannelQuery(RewritePattern):
             return
         value = create.rank if isinstance(op, rt.ChannelRankOp) else create.count
         if value is not None:
-            rewriter.replace_op(op, [], [value])
+            rewriter.replace(op, [], [value])
 
 
 class DeduplicateEntryPoints(RewritePattern):

@@ -112,7 +112,7 @@ class SCFUnreachableToTerminator(RewritePattern):
                 for old, new in zip(later.results, poisons):
                     rewriter.replace_all_uses_with(old, new)
         for later in reversed(dead):
-            rewriter.erase_op(later, safe_erase=False)
+            rewriter.erase(later, safe_erase=False)
         rewriter.replace(op, util.UnreachableOp.build(
             properties={"message": op.message} if op.message is not None else {},
             attributes=dict(op.attributes),
@@ -146,7 +146,7 @@ class SimplifySCFUnreachableInSCFRegion(RewritePattern):
                 dead.append(current)
             current = current.next_op
         for later in reversed(dead):
-            rewriter.erase_op(later, safe_erase=False)
+            rewriter.erase(later, safe_erase=False)
 
 
 class IndexSwitchToIf(RewritePattern):
