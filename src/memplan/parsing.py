@@ -163,20 +163,37 @@ def indexed_symbol_lookups() -> Iterator[None]:
 @contextmanager
 def memoized_definition_checks() -> Iterator[None]:
     """xDSL's `OpDef.verify` (an op against its IRDL definition) checks, for the
-    duration, each combination of definition, operand and result types (the same
-    objects: the parser shares equal types), properties and attributes (equal
-    values) once; a later op of the same combination runs only its traits'
-    verifiers. Ops with
-    regions or successors are checked in full each time."""
+    duration, each combination of definition, operand and result types, properties
+    and attributes (equal values) once; a later op of the same combination runs
+    only its traits' verifiers. Ops with regions or successors are checked in full
+    each time.
+
+    Types are compared by identity after interning: the parser shares equal types,
+    but a pass builds a new type object per op it creates (every `memref.view` of
+    a pool), so each type object seen is mapped, by value once, to the first equal
+    one."""
     original = OpDef.verify
-    passed: dict[tuple[object, ...], list[object]] = {}
+    passed: set[tuple[object, ...]] = set()
+    # id(type object) -> (that object, kept so its id stays its own; the id of
+    # the first equal type seen)
+    interned: dict[int, tuple[object, int]] = {}
+    first_of: dict[object, int] = {}
+
+    def canonical(t: object) -> int:
+        known = interned.get(id(t))
+        if known is None:
+            known = interned[id(t)] = (t, first_of.setdefault(t, id(t)))
+        return known[1]
 
     def verify(op_def: OpDef, op: Operation) -> None:
         if op.regions or op.successors:
             return original(op_def, op)
-        types = [op_def, *[v.type for v in op.operands], None, *[r.type for r in op.results]]
         try:
-            key = (*map(id, types), *op.properties.items(), None, *op.attributes.items())
+            key = (
+                id(op_def), *[canonical(v.type) for v in op.operands],
+                None, *[canonical(r.type) for r in op.results],
+                *op.properties.items(), None, *op.attributes.items(),
+            )
             hit = key in passed
         except TypeError:  # an unhashable attribute
             return original(op_def, op)
@@ -185,7 +202,7 @@ def memoized_definition_checks() -> Iterator[None]:
                 trait.verify(op)
             return
         original(op_def, op)
-        passed[key] = types  # keeps the types, so that their ids stay theirs
+        passed.add(key)
 
     OpDef.verify = verify  # type: ignore[method-assign]
     try:

@@ -110,6 +110,18 @@ def test_memoized_definition_checks_check_a_combination_once(monkeypatch):
     assert checked == [first, other]
 
 
+
+def test_memoized_definition_checks_take_equal_type_objects_as_one(monkeypatch):
+    """A pass builds a new type object per op: equal ones share one check."""
+    checked = _counting_definition_checks(monkeypatch)
+    first, equal, other = (memref.AllocOp([], [], t) for t in (
+        MemRefType(f32, [4]), MemRefType(f32, [4]), MemRefType(f32, [8])))
+    assert first.memref.type is not equal.memref.type
+    with memoized_definition_checks():
+        for op in (first, equal, other):
+            op.verify()
+    assert checked == [first, other]
+
 def test_memoized_definition_checks_still_reject_what_differs(monkeypatch):
     t = MemRefType(f32, [4])
     good = memref.AllocOp([], [], t, alignment=IntegerAttr(64, i64))
