@@ -93,6 +93,7 @@ from memplan.dialects.util import (
     parse_sized_type,
     print_entry_points,
     print_sized_type,
+    tied_operands_attr,
 )
 from memplan.interfaces import OperandEffects, attach_trait, get_interface, operands_named
 
@@ -788,6 +789,8 @@ class CmdCallOp(IRDLOperation):
             properties={
                 "callee": SymbolRefAttr(callee),
                 "resource_operand_accesses": ArrayAttr([IntegerAttr(a, i32) for a in accesses]),
+                # As IREE's parser: an untied entry per result, none without results.
+                "tied_operands": tied_operands_attr([None] * len(results)) if results else None,
             },
         )
         op.attributes.update(attributes)

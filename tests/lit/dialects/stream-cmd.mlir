@@ -245,6 +245,7 @@ util.func public @calls(%r: !stream.resource<external>, %n: index, %v: i32, %ch:
   // CHECK: stream.cmd.execute with(%[[R]] as %[[A:.+]]: !stream.resource<external>{%[[N]]}) {
   %0 = stream.cmd.execute with(%r as %a: !stream.resource<external>{%n}) {
     // CHECK-NEXT: stream.cmd.call @ext(rw %[[A]][%[[C0:.+]] for %[[N]]], %[[V]]) : (!stream.resource<external>{%[[N]]}, i32) -> (i32, index)
+    // GENERIC: "stream.cmd.call"({{.*}}) <{callee = @ext, operandSegmentSizes = array<i32: 2, 1, 1, 1, 0>, resource_operand_accesses = [3 : i32], tied_operands = [-1 : index, -1 : index]}>
     %1:2 = stream.cmd.call @ext(rw %a[%c0 for %n], %v) : (!stream.resource<external>{%n}, i32) -> (i32, index)
     // CHECK-NEXT: stream.cmd.collective<all_reduce with sum : f32>[%[[N]]] channel(%[[CH]]) param(%[[V]] : i32) {
     // CHECK-NEXT:   ro %[[A]][%[[C0]] for %[[N]]] : !stream.resource<external>{%[[N]]},
