@@ -874,7 +874,11 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             assert shift is not None
             constants.append(_Emitter.value_of(shift))
             ops: list[Operation] = []
-            view = memref.ViewOp(pools[domains[b]], shift, list(c.sizes), c.span_type)
+            # `create`: IRDL's constructor re-derives the operand groups from the
+            # definition on each of thousands of views.
+            view = memref.ViewOp.create(
+                operands=[pools[domains[b]], shift, *c.sizes], result_types=[c.span_type]
+            )
             ops.append(view)
             replacement = view.results[0]
             if c.span_type != c.root.type:
