@@ -155,8 +155,15 @@ class OpaqueType(OpaqueAttr, TypeAttribute):
 def opaque_attribute_class(name: str, is_type: bool) -> type[OpaqueAttr]:
     """The opaque attribute (or type) class of one `dialect.name`."""
     base = OpaqueType if is_type else OpaqueAttr
-    cls = type(base.__name__, (base,), {"name": name, "__module__": __name__})
-    return irdl_attr_definition(cls)
+    # The parameters are redeclared on each class: IRDL builds equality and hashing
+    # from the class's own declarations, and without them every `#d.x<..>` would
+    # equal every other (CSE would merge sizes of different encodings).
+    namespace = {
+        "name": name,
+        "__module__": __name__,
+        "__annotations__": dict(OpaqueAttr.__annotations__),
+    }
+    return irdl_attr_definition(type(base.__name__, (base,), namespace))
 
 
 @dataclass(frozen=True)

@@ -89,3 +89,10 @@ def test_dialects_iree_opt_does_not_know_need_allow_unregistered():
         _module(text)
     module = memplan.parse(memplan.make_context(allow_unregistered=True), text)
     assert isinstance(next(iter(module.ops)).attributes["a"], OpaqueAttr)
+
+
+def test_unmodelled_attributes_compare_by_their_text():
+    text = "util.global private @g {a = #iree_gpu.x<1>, b = #iree_gpu.x<2>, c = #iree_gpu.x<1>} : i32\n"
+    attrs = next(iter(_module(text).ops)).attributes
+    assert attrs["a"] != attrs["b"] and hash(attrs["a"]) != hash(attrs["b"])
+    assert attrs["a"] == attrs["c"] and hash(attrs["a"]) == hash(attrs["c"])
