@@ -120,3 +120,27 @@ util.func public @subview_captures(%r: !stream.resource<transient>, %n: index, %
   } => !stream.timepoint
   util.return %0 : !stream.timepoint
 }
+
+// -----
+
+// A subview of a subview captured by an execute: the summed offset is computed
+// before the execute (its body holds commands only), and the fill's range takes it.
+
+// CHECK-LABEL: @nested_subviews_into_a_command
+// CHECK-SAME: (%[[R:[^:]+]]: !stream.resource<transient>, %[[S:[^:]+]]: index, %[[O:[^:]+]]: index
+util.func public @nested_subviews_into_a_command(%r: !stream.resource<transient>, %s: index, %o: index, %l: index) -> !stream.timepoint {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %pattern = arith.constant 7 : i8
+  // CHECK: %[[OFF:.+]] = arith.addi %[[O]], %{{.+}} : index
+  // CHECK-NEXT: stream.cmd.execute with(%[[R]] as %[[CAP:[^:]+]]: !stream.resource<transient>{%[[S]]}) {
+  // CHECK-NEXT: stream.cmd.fill %{{.+}}, %[[CAP]][%[[OFF]] for %{{.+}}] : i8 -> !stream.resource<transient>{%[[S]]}
+  // CHECK-NEXT: } => !stream.timepoint
+  %v = stream.resource.subview %r[%o] : !stream.resource<transient>{%s} -> !stream.resource<transient>{%l}
+  %v2 = stream.resource.subview %v[%c2] : !stream.resource<transient>{%l} -> !stream.resource<transient>{%c16}
+  %t = stream.cmd.execute with(%v2 as %cap: !stream.resource<transient>{%c16}) {
+    stream.cmd.fill %pattern, %cap[%c0 for %c2] : i8 -> !stream.resource<transient>{%c16}
+  } => !stream.timepoint
+  util.return %t : !stream.timepoint
+}

@@ -46,7 +46,7 @@ from xdsl.traits import IsTerminator, MemoryEffectKind
 
 from memplan.analysis.data_layout import stream_element_bytes
 from memplan.analysis.dominance import DominatorTree
-from memplan.dialects import stream
+from memplan.dialects import stream, stream_cmd
 from memplan.dialects.encoding import is_identity_tensor_encoding
 from memplan.interfaces import get_interface, memory_effects
 from memplan.passes.patterns.common import available_at
@@ -1075,10 +1075,19 @@ class FoldSubview(RewritePattern):
             return
         inner = op.source.owner
         if isinstance(inner, stream.ResourceSubviewOp):
-            offset = _add(rewriter, op, inner.source_offset, op.source_offset)
+            offset = _add(rewriter, execution_scope(op), inner.source_offset, op.source_offset)
             rewriter.replace(op, stream.ResourceSubviewOp(
                 inner.source, inner.source_size, offset, op.result_size
             ))
+
+
+def execution_scope(op: Operation) -> Operation:
+    """Where offsets computed for `op` go: before the enclosing `stream.cmd.execute`,
+    whose body holds only commands (IREE computes them there too), else before `op`."""
+    scope = op
+    while not isinstance(scope, stream_cmd.CmdExecuteOp) and scope.parent_op() is not None:
+        scope = scope.parent_op()  # type: ignore[assignment]
+    return scope if isinstance(scope, stream_cmd.CmdExecuteOp) else op
 
 
 def _add(rewriter: PatternRewriter, at: Operation, a: SSAValue, b: SSAValue) -> SSAValue:

@@ -26,7 +26,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from memplan.dialects import stream, stream_cmd as cmd
-from memplan.passes.patterns.stream import _add, awaited_captures
+from memplan.passes.patterns.stream import _add, awaited_captures, execution_scope
 from memplan.passes.patterns.stream_runtime import ElideImmediateWait, ElideUnused
 
 
@@ -131,14 +131,6 @@ class OptimizeCaptures(RewritePattern):
         rewriter.replace(op, new)
 
 
-def _execution_scope(op: Operation) -> Operation:
-    """The enclosing `stream.cmd.execute`, where offsets are computed (IREE)."""
-    scope = op
-    while not isinstance(scope, cmd.CmdExecuteOp) and scope.parent_op() is not None:
-        scope = scope.parent_op()  # type: ignore[assignment]
-    return scope
-
-
 _RANGES: dict[str, tuple[tuple[str, str, str], ...]] = {
     "stream.cmd.flush": (("target", "target_size", "target_offset"),),
     "stream.cmd.invalidate": (("target", "target_size", "target_offset"),),
@@ -172,7 +164,7 @@ class FoldSubviewsIntoRanges(RewritePattern):
             view = op.operands[resource].owner
             if not isinstance(view, stream.ResourceSubviewOp):
                 continue
-            total = _add(rewriter, _execution_scope(op), view.source_offset, op.operands[offset])
+            total = _add(rewriter, execution_scope(op), view.source_offset, op.operands[offset])
             op.operands[resource] = view.source
             op.operands[size] = view.source_size
             op.operands[offset] = total
