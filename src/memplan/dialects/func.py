@@ -57,9 +57,12 @@ class FuncOp(xfunc.FuncOp):
         attrs: list[DictionaryAttr] = []
 
         def parse_input() -> None:
+            start = parser.pos
             argument = parser.parse_optional_argument()
             if inputs and (argument is None) != (not entry):
-                parser.raise_error("expected all arguments to be named or all to be unnamed")
+                parser.raise_error(
+                    "expected all arguments to be named or all to be unnamed", start, parser.pos
+                )
             if argument is not None:
                 entry.append(argument)
                 inputs.append(argument.type)
@@ -74,13 +77,16 @@ class FuncOp(xfunc.FuncOp):
         outputs, res_attrs = parse_func_outputs(parser)
         extra = parser.parse_optional_attr_dict_with_keyword(_RESERVED[:3])
         region = parser.parse_optional_region(entry if entry else None) or Region()
+        written = dict(extra.data) if extra is not None else {}
+        # MLIR reads inherent attributes written in the dictionary as properties.
+        arg_attrs = ArrayAttr(attrs) if any(a.data for a in attrs) else written.get("arg_attrs")
+        res_attrs = res_attrs or written.get("res_attrs")
         op = cls(
             name, (inputs, outputs), region, visibility,
-            arg_attrs=ArrayAttr(attrs) if any(a.data for a in attrs) else None,
-            res_attrs=res_attrs,
+            arg_attrs=arg_attrs,  # type: ignore[arg-type]
+            res_attrs=res_attrs,  # type: ignore[arg-type]
         )
-        if extra is not None:
-            op.attributes |= extra.data
+        op.attributes |= {k: v for k, v in written.items() if k not in _RESERVED}
         return op
 
     def print(self, printer: Printer) -> None:

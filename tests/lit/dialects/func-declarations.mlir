@@ -31,3 +31,9 @@ func.func private @returns_function() -> ((i32) -> i32)
 func.func @definition(%a: i32 {test.x}) -> (i32 {test.y}) {
   return %a : i32
 }
+
+// -----
+
+// Inherent attributes written in the dictionary are read as MLIR reads them.
+// CHECK: func.func private @arg_attrs_in_dictionary(i32 {test.k}){{$}}
+func.func private @arg_attrs_in_dictionary(i32) attributes {arg_attrs = [{test.k}]}

@@ -60,3 +60,6 @@ func.func @redefined_value() {
 // -----
 // A declaration that names some arguments and not others.
 func.func private @mixed(%a: i32, f32)
+// -----
+// A named argument after an unnamed one, marked at the argument.
+func.func private @mixed_named_late(i32, %a: i64)
