@@ -9,6 +9,8 @@ increasing order, as IREE 3.13 does (`[2, 0]` reads back as `[0, 2]`).
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Iterable, Sequence
 
 from xdsl.dialects.builtin import (
@@ -65,6 +67,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from memplan.interfaces import OperandEffects, all_results, operands_named
 from memplan.opaque import OpaqueBodies
 from memplan.printing.naming import AsmResultNames, FixedResultNames, sanitize_ssa_name
+from memplan.printing.structure import print_stripped
 
 __all__ = [
     "ANY_QUEUE",
@@ -208,6 +211,12 @@ def _print_nonempty_dict(printer: Printer, config: DictionaryAttr) -> None:
         printer.print_attribute(config)
 
 
+def _sanitize_symbol_name(name: str) -> str:
+    """IREE's `sanitizeSymbolName`: characters other than ASCII letters, digits and
+    `_` become `_`."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
 @irdl_attr_definition
 class ExecutableTargetAttr(ParametrizedAttribute):
     """`#hal.executable.target<"backend", "format"(, {config})?>`: what an
@@ -218,6 +227,11 @@ class ExecutableTargetAttr(ParametrizedAttribute):
 
     backend: StringAttr
     format: StringAttr
+
+    @property
+    def asm_alias(self) -> str:
+        """IREE's alias, `#executable_target_<format>`."""
+        return "executable_target_" + _sanitize_symbol_name(self.format.data.lower())
     configuration: DictionaryAttr
 
     @classmethod
@@ -283,6 +297,15 @@ class DeviceTargetAttr(_DeviceValueAttr):
     configuration: DictionaryAttr
     executable_targets: ArrayAttr[ExecutableTargetAttr]
     type: Attribute
+
+    @property
+    def asm_alias(self) -> str:
+        """IREE's alias, `#device_target_<id>` (`_<ordinal>_` with an ordinal)."""
+        name = self.device_id.data.lower()
+        ordinal = self.configuration.data.get("ordinal")
+        if isinstance(ordinal, IntegerAttr):
+            name += f"_{ordinal.value.data}_"
+        return "device_target_" + _sanitize_symbol_name(name)
 
     @classmethod
     def _parse_body(cls, parser: AttrParser) -> tuple[Attribute, ...]:
@@ -779,7 +802,13 @@ class ExecutableVariantOp(IRDLOperation):
         name = parser.parse_symbol_name()
         parser.parse_keyword("target")
         parser.parse_punctuation("(")
-        target = ExecutableTargetAttr.new(ExecutableTargetAttr.parse_parameters(parser))
+        pos = parser.pos
+        if parser._current_token.kind == MLIRTokenKind.HASH_IDENT:  # noqa: SLF001 (an alias or the full attribute)
+            target = parser.parse_attribute()
+            if not isinstance(target, ExecutableTargetAttr):
+                parser.raise_error("expected #hal.executable.target", pos, parser.pos)
+        else:
+            target = ExecutableTargetAttr.new(ExecutableTargetAttr.parse_parameters(parser))
         parser.parse_punctuation(")")
         properties: dict[str, Attribute | None] = {
             "sym_name": name, "sym_visibility": visibility, "target": target
@@ -801,7 +830,7 @@ class ExecutableVariantOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
         printer.print_string(" target(")
-        self.target.print_parameters(printer)
+        print_stripped(printer, self.target)
         printer.print_string(")")
         for keyword in ("objects", "sources"):
             value = getattr(self, keyword)

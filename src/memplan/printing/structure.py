@@ -141,6 +141,15 @@ def collect_aliases(
     return aliases
 
 
+def print_stripped(printer: Printer, attribute: ParametrizedAttribute) -> None:
+    """MLIR's `printStrippedAttrOrType`: the attribute's alias when it has one,
+    else its parameters without the `#dialect.name` prefix."""
+    if isinstance(printer, MlirStructurePrinter) and printer._aliases and attribute in printer._aliases:
+        printer.print_attribute(attribute)
+    else:
+        attribute.print_parameters(printer)
+
+
 class MlirStructurePrinter(Printer):
     """xDSL's printer with mlir-opt's op-name elision and attribute aliases."""
 

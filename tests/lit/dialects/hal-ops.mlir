@@ -91,3 +91,18 @@ util.func public @fences(%d: !hal.device, %f: !hal.fence, %s: i32) -> (!hal.fenc
   %q2 = hal.fence.query<%f : !hal.fence> : i32
   util.return %a, %b, %q : !hal.fence, !hal.fence, i32
 }
+
+// -----
+
+// Targets print under IREE's aliases: `#executable_target_<format>` and
+// `#device_target_<id>` (with `_<ordinal>_` when configured), inner ones first;
+// a variant's target is the alias too, and reads back from it.
+// CHECK: #[[EX:executable_target_embedded_elf_x86_64]] = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {cpu = "generic"}>
+// CHECK-NEXT: #[[LOCAL:device_target_local_1_]] = #hal.device.target<"local", {ordinal = 1 : index}, [#[[EX]]]> : !hal.device
+// CHECK: util.global private @dev = #[[LOCAL]]{{$}}
+// CHECK: hal.executable.variant public @elf target(#[[EX]]) {
+util.global private @dev = #hal.device.target<"local", {ordinal = 1 : index}, [#hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {cpu = "generic"}>]> : !hal.device
+hal.executable private @ex {
+  hal.executable.variant public @elf target(<"llvm-cpu", "embedded-elf-x86_64", {cpu = "generic"}>) {
+  }
+}

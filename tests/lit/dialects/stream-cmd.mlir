@@ -91,11 +91,16 @@ util.func public @hal_ops(%view: !hal.buffer_view, %buf: !hal.buffer, %n: index)
 // values. Attributes of dialects memplan does not model (`#iree_codegen`,
 // `#iree_cpu`) print back as written, `<>` included.
 
-// CHECK-LABEL: util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {bare = #iree_codegen.marker, codegen = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Default>>, resolver = #iree_cpu.vmvx_encoding_resolver<>}>]> : !hal.device
+// Targets print under IREE's aliases (`#device_target_<id>`,
+// `#executable_target_<format>`), inner ones first.
+// CHECK: #[[BARE:device_target_local]] = #hal.device.target<"local"> : !hal.device
+// CHECK-NEXT: #[[EX:executable_target_vmvx_bytecode_fb]] = #hal.executable.target<"vmvx", "vmvx-bytecode-fb", {bare = #iree_codegen.marker, codegen = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Default>>, resolver = #iree_cpu.vmvx_encoding_resolver<>}>
+// CHECK-NEXT: #[[DEV:device_target_vmvx]] = #hal.device.target<"vmvx", {legacy_sync}, [#[[EX]]]> : !hal.device
+// CHECK: util.global private @dev = #[[DEV]]{{$}}
 util.global private @dev = #hal.device.target<"vmvx", {legacy_sync}, [#hal.executable.target<"vmvx", "vmvx-bytecode-fb", {resolver = #iree_cpu.vmvx_encoding_resolver<>, codegen = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Default>>, bare = #iree_codegen.marker}>]> : !hal.device
 // CHECK-LABEL: util.global private @sel = #hal.device.select<[#hal.device.ordinal<1> : !hal.device, #hal.device.fallback<@dev> : !hal.device, #hal.device.alias<"vulkan"[2], {x = 1 : i64}> : !hal.device]> : !hal.device
 util.global private @sel = #hal.device.select<[#hal.device.ordinal<1> : !hal.device, #hal.device.fallback<@dev> : !hal.device, #hal.device.alias<"vulkan"[2], {x = 1 : i64}> : !hal.device]> : !hal.device
-// CHECK-LABEL: util.global private @bare = #hal.device.target<"local"> : !hal.device
+// CHECK: util.global private @bare = #[[BARE]]{{$}}
 util.global private @bare = #hal.device.target<"local"> : !hal.device
 // CHECK-LABEL: util.func public @promised
 // CHECK-SAME: stream.affinity = #hal.device.promise<@dev, [1]>
@@ -188,8 +193,9 @@ func.func @plain_kernel(%b: !stream.binding) {
 // names `@hex::@cpu::@run`. A custom op kept as text ends where its line ends
 // outside brackets (`} <workgroup_size = ...>`).
 
+// CHECK: #executable_target_elf = #hal.executable.target<"llvm-cpu", "elf", {acme.cfg = #iree_cpu.cfg<>}>
 // CHECK-LABEL: hal.executable private @hex {
-// CHECK-NEXT:   hal.executable.variant public @cpu target(<"llvm-cpu", "elf", {acme.cfg = #iree_cpu.cfg<>}>) {
+// CHECK-NEXT:   hal.executable.variant public @cpu target(#executable_target_elf) {
 // CHECK-NEXT:     hal.executable.export public @run ordinal(0) layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>) count(%arg0: !hal.device) -> (index, index, index) {
 // CHECK-NEXT:       %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
 // CHECK-NEXT:       hal.return %x, %y, %z : index, index, index
@@ -203,7 +209,7 @@ func.func @plain_kernel(%b: !stream.binding) {
 // CHECK-NEXT: }
 // CHECK: stream.cmd.dispatch @hex::@cpu::@run {
 // GENERIC-LABEL: "hal.executable"() <{sym_name = "hex", sym_visibility = "private"}> ({
-// GENERIC-NEXT: "hal.executable.variant"() <{sym_name = "cpu", sym_visibility = "public", target = #hal.executable.target<"llvm-cpu", "elf", {acme.cfg = #iree_cpu.cfg<>}>}> ({
+// GENERIC-NEXT: "hal.executable.variant"() <{sym_name = "cpu", sym_visibility = "public", target = #executable_target_elf}> ({
 // GENERIC-NEXT: hal.executable.export public @run
 // GENERIC: "hal.executable.variant_end"() : () -> ()
 // GENERIC: "hal.executable_end"() : () -> ()
