@@ -57,10 +57,14 @@ __all__ = [
     "resolve_aliases",
 ]
 
-PARTIAL_DIALECTS = frozenset({"iree_tensor_ext", "hal", "tosa"})
-"""Dialects memplan (or xDSL, for `tosa`) models only in part; their other
-attributes and types (`#hal.pipeline.layout<...>` on a HAL executable's exports,
-the `#tosa.target_env<...>` a TOSA input's module keeps) are opaque."""
+PARTIAL_DIALECTS = frozenset(
+    {"iree_tensor_ext", "hal"}
+    | {"tosa", "gpu", "llvm", "vector", "linalg", "amdgpu", "nvvm", "rocdl", "spirv", "transform"}
+)
+"""Dialects memplan (the first two) or xDSL (the others) models only in part;
+their other attributes and types (`#hal.pipeline.layout<...>` on a HAL
+executable's exports, the `#tosa.target_env<...>` a TOSA input's module keeps,
+`#gpu.address_space<workgroup>` in a memref type) are opaque."""
 
 
 FOREIGN_DIALECTS = frozenset(

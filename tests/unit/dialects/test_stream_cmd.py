@@ -96,3 +96,10 @@ def test_unmodelled_attributes_compare_by_their_text():
     attrs = next(iter(_module(text).ops)).attributes
     assert attrs["a"] != attrs["b"] and hash(attrs["a"]) != hash(attrs["b"])
     assert attrs["a"] == attrs["c"] and hash(attrs["a"]) == hash(attrs["c"])
+
+
+def test_names_xdsl_lacks_in_a_dialect_it_models_in_part_are_opaque():
+    text = "util.global private @g {a = #gpu.thread<x>} : i32\n"
+    module = _module(text)
+    assert isinstance(next(iter(module.ops)).attributes["a"], OpaqueAttr)
+    assert "{a = #gpu.thread<x>}" in memplan.print_ir(module)
