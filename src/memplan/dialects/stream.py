@@ -63,6 +63,8 @@ from xdsl.ir import (
 )
 from xdsl.irdl import (
     AnyOf,
+    AttrConstraint,
+    VerificationContext,
     irdl_to_attr_constraint,
     AttrSizedOperandSegments,
     SameVariadicOperandSize,
@@ -215,6 +217,36 @@ class ResourceType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.lifetime_attr.data}>")
+
+
+@dataclass(frozen=True)
+class ResourceLifetime(AttrConstraint[ResourceType]):
+    """A `!stream.resource` of one of `lifetimes`: IREE's per-lifetime resource
+    type constraints, which keep staging memory out of device work and device
+    memory out of host loads and stores."""
+
+    lifetimes: frozenset[Lifetime]
+    description: str
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if not isinstance(attr, ResourceType) or attr.lifetime not in self.lifetimes:
+            raise VerifyException(f"must be {self.description}, but got '{attr}'")
+
+    def get_bases(self) -> set[type[Attribute]] | None:
+        return {ResourceType}
+
+    def mapping_type_vars(self, type_var_mapping: Mapping[Any, Any]) -> ResourceLifetime:
+        return self
+
+
+STAGING_RESOURCE = ResourceLifetime(frozenset({Lifetime.STAGING}), "staging resource")
+"""IREE's `Stream_StagingResource`: host-visible memory for loads, stores and traces."""
+ANY_STREAM_RESOURCE = ResourceLifetime(
+    frozenset(Lifetime) - {Lifetime.STAGING},
+    "resource or external resource or transient resource or variable resource "
+    "or constant resource",
+)
+"""IREE's `Stream_AnyStreamResource`: any lifetime device work may use (not staging)."""
 
 
 @irdl_attr_definition
@@ -471,7 +503,7 @@ class TensorConstantOp(IRDLOperation):
     value = prop_def(Attribute)
     result_encoding = prop_def(TypeAttribute)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(STREAM_PATTERNS, Pure(), FixedResultNames(("cst",)))
 
@@ -665,7 +697,7 @@ class TensorEncodeOp(IRDLOperation):
 
     name = "stream.tensor.encode"
 
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_encoding_dims = var_operand_def(IndexType)
     source_size = operand_def(IndexType)
     result_encoding_dims = var_operand_def(IndexType)
@@ -673,7 +705,7 @@ class TensorEncodeOp(IRDLOperation):
     source_encoding = prop_def(TypeAttribute)
     result_encoding = prop_def(TypeAttribute)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
@@ -735,7 +767,7 @@ class AsyncAllocaOp(IRDLOperation):
 
     storage_size = operand_def(IndexType)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware.fields(results={0: "storage_size"})
@@ -766,11 +798,11 @@ class AsyncCloneOp(IRDLOperation):
 
     name = "stream.async.clone"
 
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_size = operand_def(IndexType)
     result_size = operand_def(IndexType)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
@@ -1495,7 +1527,7 @@ class AsyncConstantOp(IRDLOperation):
     result_size = operand_def(IndexType)
     value = prop_def(Attribute)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(STREAM_PATTERNS, 
         OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}), FixedResultNames(("cst",))
@@ -1518,7 +1550,7 @@ class AsyncSplatOp(IRDLOperation):
     value = operand_def(FILL_PATTERN)
     result_size = operand_def(IndexType)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}))
 
@@ -1551,7 +1583,7 @@ class AsyncSliceOp(IRDLOperation):
 
     name = "stream.async.slice"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     source = operand_def(T)
     source_size = operand_def(IndexType)
     source_offset = operand_def(IndexType)
@@ -1598,7 +1630,7 @@ class AsyncFillOp(_TargetTied, IRDLOperation):
 
     name = "stream.async.fill"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     target = operand_def(T)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
@@ -1648,12 +1680,12 @@ class AsyncUpdateOp(_TargetTied, IRDLOperation):
 
     name = "stream.async.update"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     target = operand_def(T)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
     target_end = operand_def(IndexType)
-    update = operand_def(ResourceType)
+    update = operand_def(ANY_STREAM_RESOURCE)
     update_size = operand_def(IndexType)
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(T)
@@ -1701,12 +1733,12 @@ class AsyncCopyOp(_TargetTied, IRDLOperation):
 
     name = "stream.async.copy"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     target = operand_def(T)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
     target_end = operand_def(IndexType)
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_size = operand_def(IndexType)
     source_offset = operand_def(IndexType)
     source_end = operand_def(IndexType)
@@ -1760,11 +1792,11 @@ class AsyncCastOp(IRDLOperation):
 
     name = "stream.async.cast"
 
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_size = operand_def(IndexType)
     result_size = operand_def(IndexType)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
@@ -1788,16 +1820,6 @@ class AsyncCastOp(IRDLOperation):
             result_types=[result_type],
         )
 
-    def verify_(self) -> None:
-        # IREE's Stream_AnyStreamResource: a cast never involves staging memory.
-        for what, value in (("operand", self.source), ("result", self.result)):
-            if value.type.lifetime is Lifetime.STAGING:  # type: ignore[union-attr]
-                raise VerifyException(
-                    f"{what} #0 must be resource or external resource or transient "
-                    "resource or variable resource or constant resource, but got "
-                    f"'{value.type}'"
-                )
-
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return (0,)
 
@@ -1809,7 +1831,7 @@ class AsyncLoadOp(IRDLOperation):
 
     name = "stream.async.load"
 
-    source = operand_def(ResourceType)
+    source = operand_def(STAGING_RESOURCE)
     source_size = operand_def(IndexType)
     source_offset = operand_def(IndexType)
     result = result_def()
@@ -1840,7 +1862,7 @@ class AsyncStoreOp(_TargetTied, IRDLOperation):
 
     name = "stream.async.store"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", STAGING_RESOURCE)
     target = operand_def(T)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
@@ -2330,7 +2352,7 @@ class TensorEmptyOp(_EncodedResult, IRDLOperation):
     result_size = operand_def(IndexType)
     result_encoding = prop_def(TypeAttribute)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("empty",)))
     custom_directives = (EncodingDims,)
@@ -2357,7 +2379,7 @@ class TensorSplatOp(_EncodedResult, IRDLOperation):
     result_size = operand_def(IndexType)
     result_encoding = prop_def(TypeAttribute)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware())
     custom_directives = (EncodingDims,)
@@ -2379,7 +2401,7 @@ class TensorCloneOp(_EncodedResult, IRDLOperation):
 
     name = "stream.tensor.clone"
 
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_encoding_dims = var_operand_def(IndexType)
     source_size = operand_def(IndexType)
     result_encoding_dims = var_operand_def(IndexType)
@@ -2387,7 +2409,7 @@ class TensorCloneOp(_EncodedResult, IRDLOperation):
     source_encoding = prop_def(TypeAttribute)
     result_encoding = prop_def(TypeAttribute)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(STREAM_PATTERNS, 
@@ -2417,7 +2439,7 @@ class TensorSliceOp(_EncodedResult, IRDLOperation):
 
     name = "stream.tensor.slice"
 
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_encoding_dims = var_operand_def(IndexType)
     source_size = operand_def(IndexType)
     start_indices = var_operand_def(IndexType)
@@ -2427,7 +2449,7 @@ class TensorSliceOp(_EncodedResult, IRDLOperation):
     source_encoding = prop_def(TypeAttribute)
     result_encoding = prop_def(TypeAttribute)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(STREAM_PATTERNS, 
@@ -2452,7 +2474,7 @@ class TensorFillOp(_TargetTied, IRDLOperation):
 
     name = "stream.tensor.fill"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     target = operand_def(T)
     target_encoding_dims = var_operand_def(IndexType)
     target_size = operand_def(IndexType)
@@ -2483,12 +2505,12 @@ class TensorUpdateOp(_TargetTied, IRDLOperation):
 
     name = "stream.tensor.update"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     target = operand_def(T)
     target_encoding_dims = var_operand_def(IndexType)
     target_size = operand_def(IndexType)
     start_indices = var_operand_def(IndexType)
-    update = operand_def(ResourceType)
+    update = operand_def(ANY_STREAM_RESOURCE)
     update_encoding_dims = var_operand_def(IndexType)
     update_size = operand_def(IndexType)
     target_encoding = prop_def(TypeAttribute)
@@ -2518,7 +2540,7 @@ class TensorLoadOp(IRDLOperation):
 
     name = "stream.tensor.load"
 
-    source = operand_def(ResourceType)
+    source = operand_def(STAGING_RESOURCE)
     source_encoding_dims = var_operand_def(IndexType)
     source_size = operand_def(IndexType)
     indices = var_operand_def(IndexType)
@@ -2543,7 +2565,7 @@ class TensorStoreOp(_TargetTied, IRDLOperation):
 
     name = "stream.tensor.store"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", STAGING_RESOURCE)
     target = operand_def(T)
     target_encoding_dims = var_operand_def(IndexType)
     target_size = operand_def(IndexType)
@@ -2575,7 +2597,7 @@ class ResourceLoadOp(IRDLOperation):
 
     name = "stream.resource.load"
 
-    source = operand_def(ResourceType)
+    source = operand_def(STAGING_RESOURCE)
     source_size = operand_def(IndexType)
     source_offset = operand_def(IndexType)
     result = result_def()
@@ -2595,7 +2617,7 @@ class ResourceStoreOp(IRDLOperation):
 
     name = "stream.resource.store"
 
-    target = operand_def(ResourceType)
+    target = operand_def(STAGING_RESOURCE)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
     value = operand_def()
@@ -2653,7 +2675,7 @@ class ResourceTransientsOp(IRDLOperation):
 
     name = "stream.resource.transients"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     resource = operand_def(T)
     resource_size = operand_def(IndexType)
     storage = operand_def(ResourceType)
@@ -2689,7 +2711,7 @@ class ResourceTryMapOp(IRDLOperation):
     result_size = operand_def(IndexType)
     affinity = opt_prop_def(DeviceAffinityAttr)
     did_map = result_def()
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=operands_named("result")), SizeAware.fields(results={1: "result_size"}), FixedResultNames(("did_map", "result")))
 

@@ -75,6 +75,7 @@ from xdsl.utils.exceptions import VerifyException
 from memplan.dialects.hal import DeviceAffinityAttr
 from memplan.dialects.stream import (
     _AFFINITY,
+    ANY_STREAM_RESOURCE,
     ResourceType,
     SizeAware,
     TimepointType,
@@ -252,7 +253,7 @@ class CmdFillOp(IRDLOperation):
 
     name = "stream.cmd.fill"
 
-    target = operand_def(ResourceType)
+    target = operand_def(ANY_STREAM_RESOURCE)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
     target_length = operand_def(IndexType)
@@ -334,7 +335,7 @@ class CmdDispatchOp(IRDLOperation):
 
     workload = var_operand_def(IndexType)
     uniform_operands = var_operand_def()
-    resources = var_operand_def(ResourceType)
+    resources = var_operand_def(ANY_STREAM_RESOURCE)
     resource_sizes = var_operand_def(IndexType)
     resource_offsets = var_operand_def(IndexType)
     resource_lengths = var_operand_def(IndexType)
@@ -512,7 +513,7 @@ class CmdCollectiveOp(IRDLOperation):
     channel = operand_def(ChannelType)
     element_count = operand_def(IndexType)
     param = opt_operand_def(i32)
-    resources = var_operand_def(ResourceType)
+    resources = var_operand_def(ANY_STREAM_RESOURCE)
     resource_sizes = var_operand_def(IndexType)
     resource_offsets = var_operand_def(IndexType)
     resource_lengths = var_operand_def(IndexType)

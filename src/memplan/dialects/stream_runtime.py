@@ -83,7 +83,9 @@ from memplan.dialects.hal import DeviceAffinityAttr
 from memplan.dialects.stream import (
     _AFFINITY,
     EncodingDims,
+    ANY_STREAM_RESOURCE,
     ResourceType,
+    STAGING_RESOURCE,
     ShapedTiedResult,
     SizeAware,
     TimepointType,
@@ -578,7 +580,7 @@ class FileReadOp(IRDLOperation):
 
     source = operand_def(FileType)
     source_offset = operand_def(I64)
-    target = operand_def(ResourceType)
+    target = operand_def(ANY_STREAM_RESOURCE)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
     length = operand_def(IndexType)
@@ -608,7 +610,7 @@ class FileWriteOp(IRDLOperation):
 
     name = "stream.file.write"
 
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_size = operand_def(IndexType)
     source_offset = operand_def(IndexType)
     target = operand_def(FileType)
@@ -668,12 +670,12 @@ class AsyncCollectiveOp(IRDLOperation):
 
     name = "stream.async.collective"
 
-    target = operand_def(ResourceType)
+    target = operand_def(ANY_STREAM_RESOURCE)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
     target_end = operand_def(IndexType)
     target_length = operand_def(IndexType)
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_size = operand_def(IndexType)
     source_offset = operand_def(IndexType)
     source_end = operand_def(IndexType)
@@ -683,7 +685,7 @@ class AsyncCollectiveOp(IRDLOperation):
     param = opt_operand_def(I32)
     op = prop_def(CollectiveAttr)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(
         RUNTIME_PATTERNS,
@@ -1259,7 +1261,7 @@ class TensorTraceOp(IRDLOperation):
 
     name = "stream.tensor.trace"
 
-    resources = var_operand_def(ResourceType)
+    resources = var_operand_def(STAGING_RESOURCE)
     resource_sizes = var_operand_def(IndexType)
     resource_encoding_dims = var_operand_def(IndexType)
     key = prop_def(StringAttr)
@@ -1362,7 +1364,7 @@ class TensorParameterLoadOp(IRDLOperation):
     result_size = operand_def(IndexType)
     result_encoding = prop_def(TypeAttribute)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
@@ -1388,7 +1390,7 @@ class TensorParameterWriteOp(IRDLOperation):
 
     name = "stream.tensor.parameter.write"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     source = operand_def(T)
     source_encoding_dims = var_operand_def(IndexType)
     source_size = operand_def(IndexType)
@@ -1433,7 +1435,7 @@ class AsyncParameterLoadOp(IRDLOperation):
     source_offset = operand_def(I64)
     result_size = operand_def(IndexType)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
     result_timepoint = result_def(TimepointType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -1459,7 +1461,7 @@ class AsyncParameterReadOp(IRDLOperation):
 
     name = "stream.async.parameter.read"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     target = operand_def(T)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
@@ -1500,7 +1502,7 @@ class AsyncParameterWriteOp(IRDLOperation):
 
     name = "stream.async.parameter.write"
 
-    T: ClassVar = VarConstraint("T", base(ResourceType))
+    T: ClassVar = VarConstraint("T", ANY_STREAM_RESOURCE)
     source = operand_def(T)
     source_size = operand_def(IndexType)
     source_offset = operand_def(IndexType)
@@ -1735,14 +1737,14 @@ class AsyncParameterGatherOp(_ParameterBatchOp):
     source_scope = opt_operand_def(BufferType)
     source_keys = var_operand_def(BufferType)
     source_offsets = var_operand_def(I64)
-    target = operand_def(ResourceType)
+    target = operand_def(ANY_STREAM_RESOURCE)
     target_size = operand_def(IndexType)
     target_offsets = var_operand_def(IndexType)
     target_ends = var_operand_def(IndexType)
     target_lengths = var_operand_def(IndexType)
     await_timepoint = opt_operand_def(TimepointType)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
     result_timepoint = result_def(TimepointType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -1777,7 +1779,7 @@ class AsyncParameterScatterOp(_ParameterBatchOp):
         "and target offsets are all 1:1"
     )
 
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_size = operand_def(IndexType)
     source_offsets = var_operand_def(IndexType)
     source_ends = var_operand_def(IndexType)
@@ -1787,7 +1789,7 @@ class AsyncParameterScatterOp(_ParameterBatchOp):
     target_offsets = var_operand_def(I64)
     await_timepoint = opt_operand_def(TimepointType)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    result = result_def(ResourceType)
+    result = result_def(ANY_STREAM_RESOURCE)
     result_timepoint = result_def(TimepointType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -1922,7 +1924,7 @@ class CmdParameterReadOp(IRDLOperation):
     source_scope = opt_operand_def(BufferType)
     source_key = operand_def(BufferType)
     source_offset = operand_def(I64)
-    target = operand_def(ResourceType)
+    target = operand_def(ANY_STREAM_RESOURCE)
     target_size = operand_def(IndexType)
     target_offset = operand_def(IndexType)
     target_length = operand_def(IndexType)
@@ -1954,7 +1956,7 @@ class CmdParameterWriteOp(IRDLOperation):
 
     name = "stream.cmd.parameter.write"
 
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_size = operand_def(IndexType)
     source_offset = operand_def(IndexType)
     source_length = operand_def(IndexType)
@@ -2002,7 +2004,7 @@ class CmdParameterGatherOp(_ParameterBatchOp):
     source_scope = opt_operand_def(BufferType)
     source_keys = var_operand_def(BufferType)
     source_offsets = var_operand_def(I64)
-    target = operand_def(ResourceType)
+    target = operand_def(ANY_STREAM_RESOURCE)
     target_size = operand_def(IndexType)
     target_offsets = var_operand_def(IndexType)
     target_lengths = var_operand_def(IndexType)
@@ -2038,7 +2040,7 @@ class CmdParameterScatterOp(_ParameterBatchOp):
     RANGE_PARTS: ClassVar[tuple[str, ...]] = ("offsets", "lengths")
     IS_ASYNC: ClassVar[bool] = False
 
-    source = operand_def(ResourceType)
+    source = operand_def(ANY_STREAM_RESOURCE)
     source_size = operand_def(IndexType)
     source_offsets = var_operand_def(IndexType)
     source_lengths = var_operand_def(IndexType)

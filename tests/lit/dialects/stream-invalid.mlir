@@ -77,7 +77,7 @@ util.func public @dispatch_without_entry_points() {
 // -----
 
 util.func public @cast_to_staging(%arg0: !stream.resource<*>, %arg1: index) {
-  // expected-error @+1 {{'stream.async.cast' op result #0 must be resource or external resource or transient resource or variable resource or constant resource, but got '!stream.resource<staging>'}}
+  // expected-error @+1 {{must be resource or external resource or transient resource or variable resource or constant resource, but got '!stream.resource<staging>'}}
   %0 = stream.async.cast %arg0 : !stream.resource<*>{%arg1} -> !stream.resource<staging>{%arg1}
   util.return
 }
@@ -111,4 +111,79 @@ util.func public @async_splat_i1_pattern(%sz: index) -> !stream.resource<*> {
   // expected-error @+1 {{Invalid value 1, expected one of {8, 16, 32, 64}}}
   %0 = stream.async.splat %b : i1 -> !stream.resource<*>{%sz}
   util.return %0 : !stream.resource<*>
+}
+
+// -----
+
+// Lifetimes: loads, stores and traces touch host-visible staging memory only;
+// device work (clones, fills, updates, dispatch operands) never does.
+
+util.func public @tensor_store_into_device_resource(%r: !stream.resource<transient>, %sz: index, %i: index, %v: f32) -> !stream.resource<transient> {
+  // expected-error @+1 {{must be staging resource, but got '!stream.resource<transient>'}}
+  %0 = stream.tensor.store %v, %r[%i] : f32 -> tensor<4xf32> in %r as !stream.resource<transient>{%sz}
+  util.return %0 : !stream.resource<transient>
+}
+
+// -----
+
+util.func public @tensor_clone_of_staging(%r: !stream.resource<staging>, %sz: index) -> !stream.resource<*> {
+  // expected-error @+1 {{must be resource or external resource or transient resource or variable resource or constant resource, but got '!stream.resource<staging>'}}
+  %0 = stream.tensor.clone %r : tensor<4xf32> in !stream.resource<staging>{%sz} -> tensor<4xf32> in !stream.resource<*>{%sz}
+  util.return %0 : !stream.resource<*>
+}
+
+// -----
+
+util.func public @tensor_load_from_device_resource(%r: !stream.resource<*>, %sz: index) -> f32 {
+  // expected-error @+1 {{must be staging resource, but got '!stream.resource<*>'}}
+  %0 = stream.tensor.load %r : tensor<f32> in !stream.resource<*>{%sz} -> f32
+  util.return %0 : f32
+}
+
+// -----
+
+util.func public @async_load_from_constant(%r: !stream.resource<constant>, %sz: index, %i: index) -> i32 {
+  // expected-error @+1 {{must be staging resource, but got '!stream.resource<constant>'}}
+  %0 = stream.async.load %r[%i] : !stream.resource<constant>{%sz} -> i32
+  util.return %0 : i32
+}
+
+// -----
+
+util.func public @async_store_into_external(%r: !stream.resource<external>, %sz: index, %i: index, %v: f32) -> !stream.resource<external> {
+  // expected-error @+1 {{must be staging resource, but got '!stream.resource<external>'}}
+  %0 = stream.async.store %v, %r[%i] : f32 -> %r as !stream.resource<external>{%sz}
+  util.return %0 : !stream.resource<external>
+}
+
+// -----
+
+util.func public @resource_load_from_variable(%r: !stream.resource<variable>, %sz: index, %i: index) -> i32 {
+  // expected-error @+1 {{must be staging resource, but got '!stream.resource<variable>'}}
+  %0 = stream.resource.load %r[%i] : !stream.resource<variable>{%sz} -> i32
+  util.return %0 : i32
+}
+
+// -----
+
+util.func public @async_clone_to_staging(%r: !stream.resource<*>, %sz: index) -> !stream.resource<staging> {
+  // expected-error @+1 {{must be resource or external resource or transient resource or variable resource or constant resource, but got '!stream.resource<staging>'}}
+  %0 = stream.async.clone %r : !stream.resource<*>{%sz} -> !stream.resource<staging>{%sz}
+  util.return %0 : !stream.resource<staging>
+}
+
+// -----
+
+util.func public @async_update_of_staging(%t: !stream.resource<*>, %u: !stream.resource<staging>, %sz: index, %c0: index, %c4: index) -> !stream.resource<*> {
+  // expected-error @+1 {{must be resource or external resource or transient resource or variable resource or constant resource, but got '!stream.resource<staging>'}}
+  %0 = stream.async.update %u, %t[%c0 to %c4] : !stream.resource<staging>{%c4} -> %t as !stream.resource<*>{%sz}
+  util.return %0 : !stream.resource<*>
+}
+
+// -----
+
+util.func public @staging_loads_and_stores(%r: !stream.resource<staging>, %sz: index, %i: index, %v: f32) -> f32 {
+  %0 = stream.async.store %v, %r[%i] : f32 -> %r as !stream.resource<staging>{%sz}
+  %1 = stream.async.load %0[%i] : !stream.resource<staging>{%sz} -> f32
+  util.return %1 : f32
 }
