@@ -1004,7 +1004,7 @@ class AsyncDispatchOp(IRDLOperation):
     entry_points = prop_def(ArrayAttr[SymbolRefAttr])
     tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
     affinity = opt_prop_def(DeviceAffinityAttr)
-    results_ = var_result_def()
+    results_ = var_result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(STREAM_PATTERNS, _DispatchEffects(), SizeAware())

@@ -84,6 +84,8 @@ from memplan.dialects.stream import (
     _AFFINITY,
     EncodingDims,
     ANY_STREAM_RESOURCE,
+    Lifetime,
+    ResourceLifetime,
     ResourceType,
     STAGING_RESOURCE,
     ShapedTiedResult,
@@ -461,7 +463,12 @@ class ResourceConstantsOp(IRDLOperation):
     result_sizes = var_operand_def(IndexType)
     values = prop_def(ArrayAttr)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    results_ = var_result_def(ResourceType)
+    results_ = var_result_def(
+        ResourceLifetime(
+            frozenset({Lifetime.CONSTANT, Lifetime.VARIABLE}),
+            "constant resource or variable resource",
+        )
+    )
     result_timepoint = result_def(TimepointType)
 
     traits = traits_def(
@@ -1088,7 +1095,7 @@ class TensorDispatchOp(IRDLOperation):
     result_encodings = prop_def(ArrayAttr)
     tied_operands = opt_prop_def(ArrayAttr[IntegerAttr])
     affinity = opt_prop_def(DeviceAffinityAttr)
-    results_ = var_result_def(ResourceType)
+    results_ = var_result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(RUNTIME_PATTERNS, _DispatchEffects(), SizeAware())
@@ -1823,7 +1830,7 @@ class CmdParameterLoadOp(IRDLOperation):
     result_sizes = var_operand_def(IndexType)
     await_timepoint = opt_operand_def(TimepointType)
     affinity = opt_prop_def(DeviceAffinityAttr)
-    results_ = var_result_def(ResourceType)
+    results_ = var_result_def(ANY_STREAM_RESOURCE)
     result_timepoint = result_def(TimepointType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)

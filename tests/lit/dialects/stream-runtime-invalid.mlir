@@ -102,3 +102,31 @@ util.func public @cmd_scatter_count_mismatch(%r: !stream.resource<*>, %n: index,
 // expected-error @+1 {{unknown favor value: fastest}}
 module attributes {stream.partitioning = #stream.partitioning_config<"fastest">} {
 }
+
+// -----
+
+util.func public @resource_constants_of_transient(%n: index) -> !stream.resource<transient> {
+  // expected-error @+1 {{constant resource or variable resource, but got '!stream.resource<transient>'}}
+  %0:2 = stream.resource.constants :
+    !stream.resource<transient>{%n} = dense<1> : tensor<4xi32>
+    => !stream.timepoint
+  util.return %0#0 : !stream.resource<transient>
+}
+
+// -----
+
+util.func public @async_dispatch_to_staging(%r: !stream.resource<*>, %n: index) -> !stream.resource<staging> {
+  // expected-error @+1 {{resource or external resource or transient resource or variable resource or constant resource, but got '!stream.resource<staging>'}}
+  %0 = stream.async.dispatch @ex::@a(%r[%n to %n for %n]) : (!stream.resource<*>{%n}) -> !stream.resource<staging>{%n}
+  util.return %0 : !stream.resource<staging>
+}
+
+// -----
+
+util.func public @cmd_fill_of_staging(%r: !stream.resource<staging>, %n: index, %c0: index, %v: i32) -> !stream.timepoint {
+  %0 = stream.cmd.execute with(%r as %t: !stream.resource<staging>{%n}) {
+    // expected-error @+1 {{must be resource or external resource or transient resource or variable resource or constant resource, but got '!stream.resource<staging>'}}
+    stream.cmd.fill %v, %t[%c0 for %n] : i32 -> !stream.resource<staging>{%n}
+  } => !stream.timepoint
+  util.return %0 : !stream.timepoint
+}
