@@ -61,6 +61,12 @@ def _memref_mlir_syntax() -> Dialect:
     return MemRefMlirSyntax
 
 
+def _check() -> Dialect:
+    from memplan.dialects.check import Check
+
+    return Check
+
+
 MEMPLAN_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "hip": _hip,
     "stream": _stream,
@@ -69,6 +75,7 @@ MEMPLAN_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "iree_encoding": _iree_encoding,
     "flow": _flow,
     "iree_tensor_ext": _iree_tensor_ext,
+    "check": _check,
 }
 
 def _scf_mlir_syntax() -> Dialect:
