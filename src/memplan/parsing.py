@@ -29,7 +29,8 @@ from typing import TypeVar
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.irdl import OpDef
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.utils.lexer import Span
 from xdsl.traits import SymbolTable
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -54,6 +55,10 @@ _ATTRIBUTE_TEXT = re.compile(r"#[\w.$-]+" + _BODY)
 #: Likewise for an op's attribute dictionary without nested braces or strings:
 #: ``{alignment = 64 : i64}`` (a kernel's attributes repeat on every layer).
 _DICTIONARY_TEXT = re.compile(r"\{[^{}\"]*\}")
+
+#: An SSA value use, as op parsers' fast paths match it in the text.
+SSA_USE = r"%(?:\d+|[A-Za-z_$.-][\w$.-]*)(?:#\d+)?"
+_SSA_USE_PARTS = re.compile(r"(%(?:\d+|[A-Za-z_$.-][\w$.-]*))(?:#(\d+))?")
 
 
 class TypeCachingParser(Parser):
@@ -89,6 +94,15 @@ class TypeCachingParser(Parser):
             return None
         found = self._types_by_text.get(candidate.group())
         return None if found is None else (found, candidate.end())
+
+    def operands_in(self, start: int, end: int) -> list[UnresolvedOperand]:
+        """The SSA value uses (`%v`, `%r#1`) in the text from `start` to `end`, for op
+        parsers' fast paths that matched that text with `SSA_USE`."""
+        source = self.lexer.input
+        return [
+            UnresolvedOperand(Span(*m.span(1), source), int(m.group(2) or 0))
+            for m in _SSA_USE_PARTS.finditer(source.content, start, end)
+        ]
 
     def skip_to(self, pos: int) -> None:
         """Go on from `pos` in the text (the end of what a fast path has read)."""

@@ -87,6 +87,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.memref_layout import strides_and_offset
 from memplan.dialects.memref_ops import NEW_OPS
+from memplan.parsing import SSA_USE, TypeCachingParser
 
 __all__ = [
     "ATOMIC_RMW_KINDS",
@@ -785,6 +786,135 @@ def _text(attr: Attribute) -> str:
 
 
 # ---------------------------------------------------------------------------------
+# Fast reading of the ops a decoder repeats thousands of times
+# ---------------------------------------------------------------------------------
+# xDSL reads these token by token (store and dealloc through the declarative format
+# machinery). When the op's text has the plain form and its memref type was parsed
+# before, these subclasses read it straight from the text; anything else (attributes,
+# comments, a new type, an error) goes to xDSL's parser with nothing consumed, so
+# IR and diagnostics stay the same. They print as xDSL's classes do.
+
+_SSA_LIST = rf"(?:{SSA_USE}\s*,\s*)*{SSA_USE}"
+_STORE_TEXT = re.compile(rf"({SSA_USE})\s*,\s*({SSA_USE})\s*\[\s*({_SSA_LIST})?\s*\]\s*:\s*")
+_DEALLOC_TEXT = re.compile(rf"({SSA_USE})\s*:\s*")
+_ALLOC_TEXT = re.compile(r"\(\s*\)\s*:\s*")
+
+
+def _memref_type_after(parser: Parser, pattern: re.Pattern[str]) -> tuple[re.Match[str], MemRefType, int] | None:
+    """`pattern` matched at the next token, then a memref type parsed before: the
+    match, the type and where its text ends."""
+    if not isinstance(parser, TypeCachingParser):
+        return None
+    found = pattern.match(parser.lexer.input.content, parser.pos)
+    if found is None:
+        return None
+    typed = parser.cached_type_at(found.end())
+    if typed is None or not isinstance(typed[0], MemRefType):
+        return None
+    return found, typed[0], typed[1]
+
+
+class StoreOp(xmemref.StoreOp):
+    """`memref.store %v, %m[%i] : memref<4xf32>`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> xmemref.StoreOp:
+        fast = _memref_type_after(parser, _STORE_TEXT)
+        if fast is None:
+            return super().parse(parser)
+        found, memref_type, end = fast
+        value, memref, *indices = parser.operands_in(found.start(), found.end())
+        index = IndexType()
+        operands = [
+            parser.resolve_operand(value, memref_type.element_type),
+            parser.resolve_operand(memref, memref_type),
+            *(parser.resolve_operand(i, index) for i in indices),
+        ]
+        parser.skip_to(end)
+        return cls.create(operands=operands)
+
+
+class DeallocOp(xmemref.DeallocOp):
+    """`memref.dealloc %m : memref<4xf32>`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> xmemref.DeallocOp:
+        fast = _memref_type_after(parser, _DEALLOC_TEXT)
+        if fast is None:
+            return super().parse(parser)
+        (memref,) = parser.operands_in(*fast[0].span())
+        operands = [parser.resolve_operand(memref, fast[1])]
+        parser.skip_to(fast[2])
+        return cls.create(operands=operands)
+
+
+class AllocOp(xmemref.AllocOp):
+    """`memref.alloc() : memref<4xf32>`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> xmemref.AllocOp:
+        fast = _memref_type_after(parser, _ALLOC_TEXT)
+        if fast is not None:
+            parser.skip_to(fast[2])
+            return cls((), (), fast[1])
+        content = parser.lexer.input.content
+        found = _ALLOC_TEXT.match(content, parser.pos)
+        if (not isinstance(parser, TypeCachingParser) or found is None
+                or not content.startswith("memref<", found.end())):
+            return super().parse(parser)
+        # The first alloc of a type: read it as a type (xDSL reads an attribute,
+        # the same parse for `memref<`), so that it is cached for the next ones.
+        parser.skip_to(found.end())
+        return cls((), (), parser.parse_type())
+
+
+_STATIC_LIST = r"\[\s*((?:-?\d{1,18}\s*,\s*)*-?\d{1,18})?\s*\]"
+_SUBVIEW_TEXT = re.compile(
+    rf"({SSA_USE})\s*{_STATIC_LIST}\s*{_STATIC_LIST}\s*{_STATIC_LIST}\s*:\s*"
+)
+_TO_TEXT = re.compile(r"\s*to\s+")
+
+
+def _static_indices(text: str | None) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [int(v) for v in text.split(",")] if text else [])
+
+
+class SubviewOp(xmemref.SubviewOp):
+    """`memref.subview %m[0, 4] [1, 4] [1, 1] : memref<..> to memref<..>`; the fast
+    path reads only fully static offsets, sizes and strides."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> xmemref.SubviewOp:
+        fast = _memref_type_after(parser, _SUBVIEW_TEXT)
+        if fast is None:
+            return super().parse(parser)
+        found, source_type, end = fast
+        to = _TO_TEXT.match(parser.lexer.input.content, end)
+        result = None if to is None else parser.cached_type_at(to.end())
+        if result is None or not isinstance(result[0], MemRefType):
+            return super().parse(parser)
+        (source,) = parser.operands_in(found.start(1), found.end(1))
+        operand = parser.resolve_operand(source, source_type)
+        parser.skip_to(result[1])
+        return cls.build(
+            operands=[operand, [], [], []],
+            result_types=[result[0]],
+            properties={
+                "static_offsets": _static_indices(found.group(2)),
+                "static_sizes": _static_indices(found.group(3)),
+                "static_strides": _static_indices(found.group(4)),
+            },
+        )
+
+
+_FAST_READ: dict[type[Operation], type[Operation]] = {
+    xmemref.SubviewOp: SubviewOp,
+    xmemref.StoreOp: StoreOp,
+    xmemref.DeallocOp: DeallocOp,
+    xmemref.AllocOp: AllocOp,
+}
+
+# ---------------------------------------------------------------------------------
 # The dialect
 # ---------------------------------------------------------------------------------
 
@@ -802,7 +932,8 @@ _REPLACEMENTS: dict[type[Operation], type[Operation]] = {
 
 MemRefMlirSyntax = Dialect(
     "memref",
-    [_REPLACEMENTS.get(op, op) for op in xmemref.MemRef.operations] + list(NEW_OPS),
+    [_REPLACEMENTS.get(op, _FAST_READ.get(op, op)) for op in xmemref.MemRef.operations]
+    + list(NEW_OPS),
     list(xmemref.MemRef.attributes),
     list(xmemref.MemRef._interfaces),  # pyright: ignore[reportPrivateUsage]
 )

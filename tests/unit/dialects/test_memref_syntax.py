@@ -188,6 +188,11 @@ REPLACED = {
     "memref.rank": xmemref.RankOp,
     "memref.atomic_rmw": xmemref.AtomicRMWOp,
     "memref.extract_aligned_pointer_as_index": xmemref.ExtractAlignedPointerAsIndexOp,
+    # Subclassed only to be read faster (same syntax and printing).
+    "memref.alloc": xmemref.AllocOp,
+    "memref.store": xmemref.StoreOp,
+    "memref.dealloc": xmemref.DeallocOp,
+    "memref.subview": xmemref.SubviewOp,
 }
 
 

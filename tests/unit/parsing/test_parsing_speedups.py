@@ -190,10 +190,66 @@ def test_kernel_operand_groups_read_from_the_text_give_the_same_module(monkeypat
 
 def test_a_kernel_operand_of_another_type_is_reported_where_it_is_written():
     text = KERNELS.replace("outs(%a : memref<4x8xf16>)", "outs(%b : memref<4x8xf16>)")
+    at = _same_error_with_and_without_caching(text)
+    assert text[at:].startswith("%b : memref<4x8xf16>)")
+
+
+def _same_error_with_and_without_caching(text: str) -> int:
+    """Where both parsers report `text`'s error (the same place and message)."""
     errors = []
     for parser_class in (_Caching, Parser):
         with pytest.raises(ParseError) as caught:
             _parse(parser_class, text)
         errors.append((caught.value.span.start, caught.value.msg))
     assert errors[0] == errors[1]
-    assert text[errors[0][0]:].startswith("%b : memref<4x8xf16>)")
+    return errors[0][0]
+
+
+MEMREF_OPS = """
+func.func @m(%i: index, %v: f32, %big: memref<4x8xf32>) {
+  %a = memref.alloc() : memref<4x8xf32>
+  %b = memref.alloc() : memref<4x8xf32>
+  %c = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
+  memref.store %v, %a[%i, %i] : memref<4x8xf32>
+  memref.store %v,%b [ %i,%i ]:memref<4x8xf32>
+  memref.store %v, %a[%i, %i] {nontemporal = true} : memref<4x8xf32>
+  %s = memref.subview %a[0, 4] [2, 4] [1, 1] : memref<4x8xf32> to memref<2x4xf32, strided<[8, 1], offset: 4>>
+  %t = memref.subview %b[0, 4] [2, 4] [1, 1] : memref<4x8xf32> to memref<2x4xf32, strided<[8, 1], offset: 4>>
+  %u = memref.subview %b[%i, 4] [2, 4] [1, 1] : memref<4x8xf32> to memref<2x4xf32, strided<[8, 1], offset: ?>>
+  memref.dealloc %a : memref<4x8xf32>
+  memref.dealloc %b : memref<4x8xf32> // a comment
+  memref.dealloc %c : memref<4x8xf32>
+  return
+}
+"""
+
+
+def test_memref_ops_read_from_the_text_give_the_same_module(monkeypatch):
+    import memplan.dialects.memref as mlir_memref
+
+    read = []
+    original = mlir_memref._memref_type_after
+
+    def counting(parser, pattern):
+        found = original(parser, pattern)
+        read.append(found is not None)
+        return found
+
+    monkeypatch.setattr(mlir_memref, "_memref_type_after", counting)
+    cached = _parse(_Caching, MEMREF_OPS)
+    assert print_mlir(cached, generic=True) == print_mlir(_parse(Parser, MEMREF_OPS), generic=True)
+    assert print_mlir(cached) == print_mlir(_parse(Parser, MEMREF_OPS))
+    # Plain forms with known types are read from the text; attributes, dynamic
+    # indices and the first occurrence of a type are not.
+    assert read.count(True) >= 6 and read.count(False) >= 4
+
+
+@pytest.mark.parametrize("wrong, right", [
+    ("memref.store %v, %a[%i, %i]", "memref.store %i, %a[%i, %i]"),
+    ("memref.dealloc %b : memref<4x8xf32> //", "memref.dealloc %i : memref<4x8xf32> //"),
+    ("%t = memref.subview %b[0, 4]", "%t = memref.subview %big[0, 4]"),
+])
+def test_a_memref_op_operand_of_another_type_is_reported_where_it_is_written(wrong, right):
+    text = MEMREF_OPS.replace(wrong, right, 1).replace("%big: memref<4x8xf32>", "%big: memref<8xf32>")
+    at = _same_error_with_and_without_caching(text)
+    assert text[at:].startswith(right.split(" = ")[-1].split()[1].split("[")[0].rstrip(","))
