@@ -24,6 +24,9 @@ registers it in place of xDSL's `memref`. Ops built by code that instantiates xD
 classes directly still print generically; `adopt_mlir_syntax` swaps them for these
 subclasses before printing. `memplan.printing.builtin_syntax` fixes what xDSL's
 builtin printing does differently in memref types and float literals.
+
+`alloc`, `store`, `dealloc` and `subview` are subclassed only to be read faster: they
+keep xDSL's definition and printing, and fall back to xDSL's parser.
 """
 
 from __future__ import annotations
