@@ -9,6 +9,8 @@ increasing order, as IREE 3.13 does (`[2, 0]` reads back as `[0, 2]`).
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 import re
 
 from collections.abc import Callable, Iterable, Sequence
@@ -261,11 +263,11 @@ class _DeviceValueAttr(TypedAttribute):
     always `!hal.device`; reading it without the suffix gives the same attribute."""
 
     @classmethod
-    def _parse_body(cls, parser: AttrParser) -> tuple[Attribute, ...]:
-        raise NotImplementedError
+    @abstractmethod
+    def _parse_body(cls, parser: AttrParser) -> tuple[Attribute, ...]: ...
 
-    def print_without_type(self, printer: Printer) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def print_without_type(self, printer: Printer) -> None: ...
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, ...]:

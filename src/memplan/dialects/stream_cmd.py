@@ -41,7 +41,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i32,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -74,7 +74,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.hal import DeviceAffinityAttr
 from memplan.dialects.stream import (
-    _AFFINITY,
     ANY_STREAM_RESOURCE,
     ResourceType,
     SizeAware,
@@ -88,12 +87,15 @@ from memplan.dialects.stream import (
     size_among,
 )
 from memplan.dialects.stream_runtime import ChannelType, CollectiveAttr
+from memplan.dialects.util_interfaces import Subranges
 from memplan.dialects.util import (
     CanonicalizedBy,
     parse_entry_points,
     parse_sized_type,
+    parse_workload,
     print_entry_points,
     print_sized_type,
+    print_workload,
     tied_operands_attr,
 )
 from memplan.interfaces import OperandEffects, attach_trait, get_interface, operands_named
@@ -184,6 +186,8 @@ def _verify_size_count(op: Operation, values: Sequence[SSAValue], sizes: Sequenc
 # --------------------------------------------------------------------------------
 
 _TARGET_SIZE = SizeAware.fields(operands={0: "target_size"})
+_TARGET_RANGE = Subranges((("target", "target_size", "target_offset", "target_length"),))
+"""A command on one range of its target (subviews of it fold into the range)."""
 _PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream_cmd")
 
 
@@ -205,6 +209,7 @@ def _transfer_op(op_name: str, keyword: str, doc: str) -> type[IRDLOperation]:
             "traits": traits_def(
                 CmdPhase(),
                 _TARGET_SIZE,
+                _TARGET_RANGE,
                 OperandEffects(reads=operands_named("target"), writes=operands_named("target")),
                 _PATTERNS,
             ),
@@ -241,7 +246,9 @@ class CmdDiscardOp(IRDLOperation):
     target_offset = operand_def(IndexType)
     target_length = operand_def(IndexType)
 
-    traits = traits_def(CmdPhase(), _TARGET_SIZE, OperandEffects(writes=operands_named("target")), _PATTERNS)
+    traits = traits_def(
+        CmdPhase(), _TARGET_SIZE, _TARGET_RANGE, OperandEffects(writes=operands_named("target")), _PATTERNS
+    )
 
     assembly_format = _RANGE + _sized("target", "target_size") + " attr-dict-with-keyword"
 
@@ -259,7 +266,9 @@ class CmdFillOp(IRDLOperation):
     target_length = operand_def(IndexType)
     value = operand_def(IntegerType)
 
-    traits = traits_def(CmdPhase(), _TARGET_SIZE, OperandEffects(writes=operands_named("target")), _PATTERNS)
+    traits = traits_def(
+        CmdPhase(), _TARGET_SIZE, _TARGET_RANGE, OperandEffects(writes=operands_named("target")), _PATTERNS
+    )
 
     assembly_format = (
         "$value `,` " + _RANGE + "type($value) `->` "
@@ -290,6 +299,10 @@ class CmdCopyOp(IRDLOperation):
     traits = traits_def(
         CmdPhase(),
         SizeAware.fields(operands={0: "source_size", 3: "target_size"}),
+        Subranges((
+            ("source", "source_size", "source_offset", "length"),
+            ("target", "target_size", "target_offset", "length"),
+        )),
         OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
         _PATTERNS,
     )
@@ -358,13 +371,7 @@ class CmdDispatchOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CmdDispatchOp:
         entry_points = parse_entry_points(parser)
-        index = IndexType()
-        workload: list[SSAValue] = []
-        if parser.parse_optional_punctuation("[") is not None:
-            workload = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, lambda: parser.resolve_operand(parser.parse_unresolved_operand(), index)
-            )
-            parser.parse_punctuation("]")
+        workload = parse_workload(parser)
         uniform: list[SSAValue] = []
         if parser.parse_optional_punctuation("(") is not None:
             names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
@@ -389,10 +396,7 @@ class CmdDispatchOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         print_entry_points(printer, self.entry_points.data)
-        if self.workload:
-            printer.print_string("[")
-            printer.print_list(self.workload, printer.print_operand)
-            printer.print_string("]")
+        print_workload(printer, self.workload)
         if self.uniform_operands:
             printer.print_string("(")
             printer.print_list(self.uniform_operands, printer.print_operand)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -51,11 +50,11 @@ from xdsl.irdl import (
 from xdsl.irdl.declarative_assembly_format import AttributeVariable, irdl_custom_directive
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import AlwaysSpeculatable, OpTrait, Pure
+from xdsl.traits import AlwaysSpeculatable, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.data_layout import packed_storage_bytes
-from memplan.dialects.util_interfaces import CanonicalizedBy, SizeAware
+from memplan.dialects.util_interfaces import CanonicalizedBy, SizeAware, Subranges
 from memplan.dialects.util_values import (
     ObjectType,
     PropDict,
@@ -452,22 +451,6 @@ class ListSetOp(IRDLOperation):
 # --------------------------------------------------------------------------------
 # Buffers
 # --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Subranges(OpTrait):
-    """IREE's `SubrangeOperandOpInterface`: the byte ranges of buffers the op
-    accesses, each as the fields (buffer, buffer size, offset, length), so a
-    subspan feeding one can be folded into the range."""
-
-    ranges: tuple[tuple[str, str, str, str], ...]
-
-    def range_of(self, op: Operation, operand: SSAValue) -> tuple[str, str, str, str] | None:
-        """The fields of the range whose buffer is `operand`, or None."""
-        for fields in self.ranges:
-            if getattr(op, fields[0]) is operand:
-                return fields
-        return None
 
 
 _SOURCE_RANGE = Subranges((("source", "source_size", "source_offset", "length"),))

@@ -22,6 +22,7 @@ from xdsl.traits import HasCanonicalizationPatternsTrait, OpTrait
 __all__ = [
     "CanonicalizedBy",
     "SizeAware",
+    "Subranges",
     "GlobalAccessInterface",
     "GlobalInterface",
     "GlobalLoadInterface",
@@ -160,3 +161,19 @@ class SizeAware(OpTrait):
 
     def operand_size(self, op: Operation, index: int) -> SSAValue | None:
         return self._lookup(op, self.operands, "operand_size_of", index)
+
+
+@dataclass(frozen=True)
+class Subranges(OpTrait):
+    """IREE's `SubrangeOperandOpInterface`: the byte ranges of buffers the op
+    accesses, each as the fields (buffer, buffer size, offset, length), so a
+    subspan feeding one can be folded into the range."""
+
+    ranges: tuple[tuple[str, str, str, str], ...]
+
+    def range_of(self, op: Operation, operand: SSAValue) -> tuple[str, str, str, str] | None:
+        """The fields of the range whose buffer is `operand`, or None."""
+        for fields in self.ranges:
+            if getattr(op, fields[0]) is operand:
+                return fields
+        return None

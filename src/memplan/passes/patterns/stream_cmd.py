@@ -26,6 +26,8 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from memplan.dialects import stream, stream_cmd as cmd
+from memplan.dialects.util_interfaces import Subranges
+from memplan.interfaces import get_interface
 from memplan.passes.patterns.stream import _add, awaited_captures, execution_scope
 from memplan.passes.patterns.stream_runtime import ElideImmediateWait, ElideUnused
 
@@ -131,23 +133,10 @@ class OptimizeCaptures(RewritePattern):
         rewriter.replace(op, new)
 
 
-_RANGES: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "stream.cmd.flush": (("target", "target_size", "target_offset"),),
-    "stream.cmd.invalidate": (("target", "target_size", "target_offset"),),
-    "stream.cmd.discard": (("target", "target_size", "target_offset"),),
-    "stream.cmd.fill": (("target", "target_size", "target_offset"),),
-    "stream.cmd.copy": (
-        ("source", "source_size", "source_offset"),
-        ("target", "target_size", "target_offset"),
-    ),
-}
-"""A command's (resource, size, offset) operand fields."""
-
-
 class FoldSubviewsIntoRanges(RewritePattern):
     """A command on a subview works on the viewed resource at the summed offset
-    (each resource of a dispatch or collective, the ranges of the others by
-    `_RANGES`)."""
+    (each resource of a dispatch or collective, the ranges other commands declare
+    as `Subranges`)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         triples: list[tuple[int, int, int]] = []
@@ -156,9 +145,11 @@ class FoldSubviewsIntoRanges(RewritePattern):
             count = len(op.resources)
             first = len(op.operands) - 4 * count
             triples = [(first + i, first + count + i, first + 2 * count + i) for i in range(count)]
-        else:
-            for names in _RANGES.get(op.name, ()):
-                triples.append(tuple(_field_index(op, name) for name in names))  # type: ignore[arg-type]
+        elif (declared := get_interface(op, Subranges)) is not None:
+            triples = [
+                (_field_index(op, buffer), _field_index(op, size), _field_index(op, offset))
+                for buffer, size, offset, _ in declared.ranges
+            ]
         changed = False
         for resource, size, offset in triples:
             view = op.operands[resource].owner
@@ -174,8 +165,8 @@ class FoldSubviewsIntoRanges(RewritePattern):
 
 
 def _field_index(op: Operation, name: str) -> int:
-    """The operand position of a single-operand field (the commands in `_RANGES`
-    have no variadic operands)."""
+    """The operand position of a single-operand field (the commands declaring
+    `Subranges` have no variadic operands)."""
     assert isinstance(op, IRDLOperation)
     return [field for field, _ in type(op).get_irdl_definition().operands].index(name)
 
@@ -193,7 +184,13 @@ PATTERNS = {
         ElideImmediateWait(), ChainDependentAwaits(), CloneCapturedSubviews(),
         ElideNoOpExecute(), OptimizeCaptures(), ElideUnused(),
     ),
-    **{name: _FOLD_SUBVIEWS for name in (*_RANGES, "stream.cmd.dispatch", "stream.cmd.collective")},
+    **{
+        op.name: _FOLD_SUBVIEWS
+        for op in (
+            cmd.CmdFlushOp, cmd.CmdInvalidateOp, cmd.CmdDiscardOp, cmd.CmdFillOp, cmd.CmdCopyOp,
+            cmd.CmdDispatchOp, cmd.CmdCollectiveOp,
+        )
+    },
     "stream.cmd.serial": (ElideEmptyRegion(),),
     "stream.cmd.concurrent": (ElideEmptyRegion(),),
 }

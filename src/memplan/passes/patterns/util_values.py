@@ -57,6 +57,8 @@ from xdsl.traits import ConstantLike
 
 from memplan.analysis.data_layout import stream_element_bytes
 from memplan.dialects import util, util_buffer as ub, util_values as uv
+from memplan.dialects.util_interfaces import Subranges
+from memplan.interfaces import get_interface
 from memplan.passes.patterns.common import replace_uses
 from memplan.passes.patterns.memref import constant_index
 from memplan.passes.patterns.stream import known_size
@@ -494,7 +496,7 @@ class FoldSubspanIntoConsumers(RewritePattern):
     def match_and_rewrite(self, op: ub.BufferSubspanOp, rewriter: PatternRewriter, /):
         for use in list(op.result.uses):
             user = use.operation
-            trait = user.get_trait(ub.Subranges)
+            trait = get_interface(user, Subranges)
             fields = None if trait is None else trait.range_of(user, op.result)
             if fields is None:
                 continue
