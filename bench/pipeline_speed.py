@@ -1,6 +1,6 @@
 """memplan-opt's pipelines against xdsl-opt's and mlir-opt's bare round trip, side by side.
 
-    python bench/pipeline_speed.py [OPS ...]        (default: 2000 20000 100000)
+    python bench/pipeline_speed.py [OPS ...] [--repeat N]   (default: 2000 20000 100000)
 
 For each size it writes a generated decoder module (:func:`decoder_module`) to a
 temporary folder and runs, one process after the other in the same run:
@@ -12,6 +12,8 @@ temporary folder and runs, one process after the other in the same run:
 - ``mlir-opt-22 --allow-unregistered-dialect`` on the module's generic form (printed
   once by memplan-opt beforehand), when it is installed.
 
+With ``--repeat N`` each process runs N times and the run with the least CPU time is
+reported (the machine is shared: the minimum is the figure least disturbed by load).
 It prints wall seconds and peak resident memory of each process (from ``wait4``),
 the ratios against xdsl-opt, and the growth from one size to the next. Each process
 starts cold (about 1 s of imports for the xDSL tools), as a user's run does.
@@ -19,6 +21,7 @@ starts cold (about 1 s of imports for the xDSL tools), as a user's run does.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import shutil
@@ -235,7 +238,7 @@ class Run:
     phases: dict[str, float]
 
 
-def run(command: list[str]) -> Run:
+def run_once(command: list[str]) -> Run:
     """Run to completion; wall seconds, CPU seconds and peak RSS of that process
     alone (``wait4``), and the phases of an ``--mlir-timing`` report on stderr."""
     started = time.perf_counter()
@@ -262,7 +265,15 @@ def tool(name: str) -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    sizes = [int(a) for a in argv] or [2000, 20000, 100000]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("sizes", nargs="*", type=int, metavar="OPS", help="module sizes in ops")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per process; the least CPU time is reported")
+    args = parser.parse_args(argv)
+    sizes = args.sizes or [2000, 20000, 100000]
+
+    def run(command: list[str]) -> Run:
+        return min((run_once(command) for _ in range(max(1, args.repeat))), key=lambda r: r.cpu)
+
     memplan_opt, xdsl_opt, mlir_opt = tool("memplan-opt"), tool("xdsl-opt"), tool("mlir-opt-22")
     if memplan_opt is None or xdsl_opt is None:
         print("memplan-opt and xdsl-opt must be installed (pip install -e .)", file=sys.stderr)
