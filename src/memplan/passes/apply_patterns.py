@@ -40,7 +40,14 @@ class ApplyPatterns(MemplanPass):
         "sweeps of the patterns at most, as canonicalize's")})
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
-        driver = GreedyDriver(
+        return self._driver(ctx).run(module)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Nobody reads the report: no fingerprints.
+        self._driver(ctx).simplify(op)
+
+    def _driver(self, ctx: Context) -> GreedyDriver:
+        return GreedyDriver(
             ctx,
             extra_patterns=APPLY_PATTERNS,
             cleanups=(
@@ -50,4 +57,3 @@ class ApplyPatterns(MemplanPass):
             ),
             max_iterations=self.max_iterations,
         )
-        return driver.run(module)

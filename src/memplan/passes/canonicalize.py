@@ -20,6 +20,8 @@ there, as MLIR's does, with the IR valid.
 
 `run` reports change exactly: it compares fingerprints of the module before and
 after, because third-party patterns may report rewrites that restore the same IR.
+`apply` (what memplan-opt and the fixed-point iterator call; nobody reads a report
+there) takes no fingerprints.
 """
 
 from __future__ import annotations
@@ -143,10 +145,19 @@ class GreedyDriver:
     """Op rewrites (erasures, folds, patterns) the last `run` applied."""
 
     def run(self, module: ModuleOp) -> bool:
+        """Simplify `module`; return exactly whether it changed (two fingerprints)."""
         before = fingerprint(module)
+        self.simplify(module)
+        return fingerprint(module) != before
+
+    def simplify(self, module: ModuleOp) -> bool:
+        """Simplify `module`; return whether any rewrite or cleanup was applied (one
+        may have restored the IR it found: `run` tells exactly)."""
         self.converged = False
+        applied = False
         done = 0
-        for _ in range(max(self.max_iterations, 1)):
+        iterations = max(self.max_iterations, 1)
+        for iteration in range(1, iterations + 1):
             budget = 10 * sum(1 for _ in module.walk()) + 100
             if self.max_rewrites >= 0:
                 budget = min(budget, self.max_rewrites - done)
@@ -160,12 +171,20 @@ class GreedyDriver:
             changed = walker.rewrite_module(module)
             done += rewriter.rewrites
             self.rewrites = done
+            cleaned = False
             for cleanup in self.cleanups:
-                changed |= cleanup(module)
-            if not changed:
+                cleaned |= cleanup(module)
+            applied |= changed or cleaned
+            if not (changed or cleaned):
                 self.converged = True
                 break
-        return fingerprint(module) != before
+            if not cleaned and rewriter.rewrites < budget:
+                # The walker's last sweep applied nothing within its budget and the
+                # cleanups left that IR as it was: the next iteration would sweep
+                # the same IR and change nothing, so it is not run.
+                self.converged = iteration < iterations
+                break
+        return applied
 
 
 @dataclass(frozen=True)
@@ -195,6 +214,13 @@ class Canonicalize(MemplanPass):
         "never use the patterns of these class names")})
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
+        return self._canonicalize(ctx, module, exact=True)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Nobody reads the report: no fingerprints.
+        self._canonicalize(ctx, op, exact=False)
+
+    def _canonicalize(self, ctx: Context, module: ModuleOp, *, exact: bool) -> bool:
         driver = GreedyDriver(
             ctx,
             max_iterations=self.max_iterations,
@@ -204,7 +230,7 @@ class Canonicalize(MemplanPass):
         )
         if self.region_simplify == "disabled":
             driver.cleanups = (unique_constants,)
-        changed = driver.run(module)
+        changed = driver.run(module) if exact else driver.simplify(module)
         record_statistic("num-rewrites", driver.rewrites, "Number of rewrites applied")
         if self.test_convergence and not driver.converged:
             raise UserError(

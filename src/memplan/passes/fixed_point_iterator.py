@@ -38,9 +38,11 @@ class NestedPass:
     instance: ModulePass
 
 
-def _apply(ctx: Context, module: ModuleOp, nested: NestedPass) -> bool | None:
-    """Run one nested pass; return what it reported (None when it reports nothing)."""
-    if isinstance(nested.instance, MemplanPass):
+def _apply(ctx: Context, module: ModuleOp, nested: NestedPass, *, report: bool) -> bool | None:
+    """Run one nested pass; with `report`, return what it reported (None when it
+    reports nothing). Without, call `apply`: a pass whose exact report costs work
+    of its own (fingerprints) skips it there."""
+    if report and isinstance(nested.instance, MemplanPass):
         return nested.instance.run(ctx, module)
     nested.instance.apply(ctx, module)
     return None
@@ -79,7 +81,7 @@ def iterate_to_fixed_point(
         before_round = current
         changed_by: list[str] = []
         for nested in passes:
-            reported = _apply(ctx, module, nested)
+            reported = _apply(ctx, module, nested, report=debug)
             if not per_pass:
                 continue
             after = fingerprint(module)

@@ -110,6 +110,24 @@ def test_a_pattern_cycle_ends_within_the_budget():
     driver = GreedyDriver(CTX, extra_patterns=(_Flip(),), max_iterations=3)
     driver.run(module)  # returns instead of looping forever
     module.verify()
+    # Each sweep ended on its exhausted budget, not at a fixed point.
+    assert driver.converged is False
+
+
+def test_a_converged_iteration_is_not_rerun_but_counts():
+    """The iteration the driver infers (its walk ended on a sweep that applied
+    nothing, the cleanups changed nothing) is one a rerun confirms, and it counts
+    against max-iterations as MLIR's confirming iteration does."""
+    for module in _chunks("canonicalize.mlir"):
+        once = module.clone()
+        driver = GreedyDriver(CTX)
+        applied = driver.simplify(module)
+        assert driver.converged
+        again = GreedyDriver(CTX)
+        assert again.simplify(module) is False and again.converged
+        single = GreedyDriver(CTX, max_iterations=1)
+        single.simplify(once)
+        assert single.converged is not applied
 
 
 def _chunks(name: str):
