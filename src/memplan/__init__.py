@@ -21,7 +21,6 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 from memplan.report.model import DomainPlan, FunctionPlan, PlannedBuffer
@@ -32,10 +31,21 @@ if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import ModulePass
 
-try:
-    __version__ = version("memplan")
-except PackageNotFoundError:  # running from a source tree
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> str:
+    # importlib.metadata (and the email package it loads) costs about 60 ms and
+    # 2 MiB at every start; only --version asks.
+    if name != "__version__":
+        raise AttributeError(f"module 'memplan' has no attribute '{name}'")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        value = version("memplan")
+    except PackageNotFoundError:  # running from a source tree
+        value = "0+unknown"
+    globals()["__version__"] = value
+    return value
+
 
 __all__ = [
     "DomainPlan",
