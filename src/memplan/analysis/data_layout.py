@@ -29,6 +29,8 @@ what `iree-opt` 3.13 computes.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
@@ -95,9 +97,12 @@ def abi_alignment(element: Attribute) -> int | None:
     return _integer_alignment(bits)
 
 
+@lru_cache(maxsize=1024)
 def alloc_size(element: Attribute) -> int | None:
     """The bytes one element of a memref takes (LLVM's alloc size); None when
-    unknown, which every caller treats as "size unknown", never as a guess."""
+    unknown, which every caller treats as "size unknown", never as a guess.
+    Memoized: the memory passes ask it per buffer of a few element types, and the
+    type tests (abstract float classes) cost more than the hash."""
     if isinstance(element, ComplexType):
         part = alloc_size(element.element_type)
         return None if part is None else 2 * part

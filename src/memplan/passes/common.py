@@ -9,9 +9,11 @@ declares (`memplan.interfaces.RuntimeContext`), never by op or type names.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TypeVar
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.traits import CallableOpInterface
 
@@ -22,6 +24,8 @@ __all__ = [
     "RemarksUnderDebug",
     "describe_buffer",
     "function_bodies",
+    "index_constant",
+    "integer_attr",
     "nested_ops",
     "runtime_context",
 ]
@@ -55,6 +59,24 @@ def nested_ops(function: Operation, op_type: type[OpT]) -> list[OpT]:
     """The ops of class `op_type` anywhere inside `function`, nested regions
     included, in program order (a pool or scratch taken in a branch counts too)."""
     return [op for op in function.walk() if isinstance(op, op_type)]
+
+
+_INDEX = IndexType()
+
+
+@lru_cache(maxsize=4096)
+def integer_attr(value: int, type_: IntegerType | IndexType) -> IntegerAttr:
+    """`IntegerAttr(value, type_)`, one object per value: building one (range checks,
+    verification) costs more than the op that holds it, the memory passes make one
+    offset per buffer, and attributes are immutable, so ops may share them."""
+    return IntegerAttr(value, type_)
+
+
+def index_constant(value: int) -> arith.ConstantOp:
+    """`arith.constant value : index`, built without re-deriving its definition."""
+    return arith.ConstantOp.create(
+        result_types=[_INDEX], properties={"value": integer_attr(value, _INDEX)}
+    )
 
 
 def describe_buffer(value: SSAValue) -> str:

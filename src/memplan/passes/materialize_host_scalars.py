@@ -34,10 +34,11 @@ host-fed buffer stays in device memory. Docs: docs/design/materialize-host-scala
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
@@ -60,6 +61,7 @@ from memplan.passes.base import MemplanPass
 from memplan.passes.common import (
     RemarksUnderDebug,
     function_bodies,
+    index_constant,
     nested_ops,
     runtime_context,
 )
@@ -157,36 +159,38 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         for a host-fed one that does not. A buffer whose type rules it out is not
         analysed unless the remark needs to know whether the host feeds it (most
         buffers of a model are large float ones)."""
-        reason = self._type_rejection(root)
-        if reason is not None and not self.debug:
+        rejected = self._type_rejection(root)
+        if rejected is not None and not self.debug:
             return None
         info = ordering.info(root)
         if not info.host_accessed:
             return None
-        reason = reason or self._use_rejection(info)
+        reason = rejected() if rejected is not None else self._use_rejection(info)
         if reason is not None:
             self._remark(root.owner, f"host-fed buffer left alone: {reason}")
             return None
         return info
 
     @staticmethod
-    def _type_rejection(root: SSAValue) -> str | None:
+    def _type_rejection(root: SSAValue) -> Callable[[], str] | None:
+        """Why `root`'s type rules it out, as a function that words it (printing a
+        type costs more than the test, and only a remark reads it); None when not."""
         t = root.type
         if not isinstance(t, MemRefType) or not t.has_static_shape():
-            return "its shape is not static"
+            return lambda: "its shape is not static"
         if not isinstance(t.layout, NoneAttr):
-            return f"{t} does not have the identity layout"
+            return lambda: f"{t} does not have the identity layout"
         if not isinstance(t.memory_space, NoneAttr):
-            return f"{t} is not in the default memory space"
+            return lambda: f"{t} is not in the default memory space"
         if not isinstance(t.element_type, IntegerType | IndexType):
-            return f"its element type {t.element_type} is not an integer or index"
-        if t.element_count() > MAX_ELEMENTS:
-            return f"{t.element_count()} elements, more than {MAX_ELEMENTS}"
+            return lambda: f"its element type {t.element_type} is not an integer or index"
+        if (count := t.element_count()) > MAX_ELEMENTS:
+            return lambda: f"{count} elements, more than {MAX_ELEMENTS}"
         op = root.owner
         assert isinstance(op, Operation)
         alignment = plannable_allocation(op).alignment(op)
         if alignment is not None and alignment > ALIGNMENT:
-            return f"it asks for {alignment}-byte alignment, more than {ALIGNMENT}"
+            return lambda: f"it asks for {alignment}-byte alignment, more than {ALIGNMENT}"
         return None
 
     @staticmethod
@@ -216,9 +220,7 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             offsets.append(end)
             end = _align(end + static_bytes(root.type))
         entry = context.owner
-        total = arith.ConstantOp.from_int_and_width(
-            max(end, reserved[1], reuse[1] if reuse is not None else 0), IndexType()
-        )
+        total = index_constant(max(end, reserved[1], reuse[1] if reuse is not None else 0))
         total.result.name_hint = "host_scratch_size"
         if reuse is None:
             scratch = GetHostScratchOp(context, total)
@@ -232,7 +234,7 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         for (root, info), offset in zip(candidates, offsets):
             op = root.owner
             assert isinstance(op, Operation) and isinstance(root.type, MemRefType)
-            shift = arith.ConstantOp.from_int_and_width(offset, IndexType())
+            shift = index_constant(offset)
             shift.result.name_hint = f"c{offset}"
             view = memref.ViewOp(scratch.result, shift, [], root.type)
             Rewriter.insert_op([shift, view], InsertPoint.before(op))

@@ -57,7 +57,6 @@ from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
-    IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -79,6 +78,8 @@ from memplan.passes.common import (
     RemarksUnderDebug,
     describe_buffer,
     function_bodies,
+    index_constant,
+    integer_attr,
     nested_ops,
     runtime_context,
 )
@@ -360,15 +361,15 @@ def plan_attributes(
     """
 
     def integers(values: Iterable[int]) -> ArrayAttr:
-        return ArrayAttr([IntegerAttr(v, i64) for v in values])
+        return ArrayAttr([integer_attr(v, i64) for v in values])
 
     attributes: dict[str, Attribute] = {
-        "pool_size": IntegerAttr(static_sizes[0] if static_sizes else 0, i64),
-        "buffer_count": IntegerAttr(len(offsets), i64),
+        "pool_size": integer_attr(static_sizes[0] if static_sizes else 0, i64),
+        "buffer_count": integer_attr(len(offsets), i64),
         "buffer_offsets": integers(-1 if o is None else o for o in offsets),
     }
     if len(static_sizes) > 1:
-        attributes["domain_count"] = IntegerAttr(len(static_sizes), i64)
+        attributes["domain_count"] = integer_attr(len(static_sizes), i64)
         attributes["pool_sizes"] = integers(static_sizes)
         attributes["buffer_domains"] = integers(domains)
     return {_ATTRIBUTE_PREFIX + k: v for k, v in attributes.items()}
@@ -398,7 +399,7 @@ class _Emitter:
         return op.results[0]
 
     def constant(self, value: int) -> SSAValue:
-        return self.add(arith.ConstantOp.from_int_and_width(value, IndexType()))
+        return self.add(index_constant(value))
 
     @staticmethod
     def value_of(value: SSAValue) -> int | None:
