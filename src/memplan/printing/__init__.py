@@ -4,7 +4,9 @@ Three concerns, one module each, combined in `MlirPrinter`:
 - `naming`: MLIR's SSA value names and numbering, sorted attribute dictionaries;
 - `structure`: `module` for `builtin.module`, the enclosing op's default dialect
   elided (`return` in `func.func`), attribute aliases (`#encoding = ...`);
-- `builtin_syntax`: memref memory spaces and float literals as MLIR writes them.
+- `builtin_syntax`: memref memory spaces and float literals as MLIR writes them;
+and, for speed, `formats` (declarative formats compiled per op class) and
+`output` (the text written with fewer steps).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect, Operation
 
 from memplan.printing.builtin_syntax import MlirBuiltinPrinter
+from memplan.printing.output import FastOutputPrinter
 from memplan.printing.naming import (
     AsmResultNames,
     FixedResultNames,
@@ -37,7 +40,7 @@ __all__ = [
 ]
 
 
-class MlirPrinter(MlirNamingMixin, MlirStructurePrinter, MlirBuiltinPrinter):
+class MlirPrinter(MlirNamingMixin, MlirStructurePrinter, MlirBuiltinPrinter, FastOutputPrinter):
     """memplan-opt's printer: xDSL's, with every mlir-opt convention above."""
 
 

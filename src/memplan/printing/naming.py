@@ -359,13 +359,21 @@ class MlirNamingMixin(Printer):
         return super().print_ssa_value(value)
 
     def _print_results(self, op: Operation) -> None:
-        if self._ssa is not None and (group := self._ssa.groups.get(op)) is not None:
-            self.print_string(f"%{group[0]}:{group[1]} = ")
+        results = op.results
+        if not results:
             return
-        if self._ssa is not None and (runs := self._ssa.named_groups.get(op)) is not None:
-            spelled = (f"%{name}:{count}" if count > 1 else f"%{name}" for name, count in runs)
-            self.print_string(", ".join(spelled) + " = ")
-            return
+        ssa = self._ssa
+        if ssa is not None:
+            if len(results) == 1 and (name := ssa.names.get(results[0])) is not None:
+                self.print_string(f"%{name} = ")
+                return
+            if (group := ssa.groups.get(op)) is not None:
+                self.print_string(f"%{group[0]}:{group[1]} = ")
+                return
+            if (runs := ssa.named_groups.get(op)) is not None:
+                spelled = (f"%{name}:{count}" if count > 1 else f"%{name}" for name, count in runs)
+                self.print_string(", ".join(spelled) + " = ")
+                return
         super()._print_results(op)
 
     def _populate_block_name(self, block: Block, block_index: int | None = None) -> None:

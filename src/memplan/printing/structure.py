@@ -9,13 +9,14 @@ of the enclosing op (`return` inside `func.func`), and print attribute aliases
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     ArrayAttr,
+    BuiltinAttribute,
     DictionaryAttr,
     ModuleOp,
 )
@@ -25,6 +26,7 @@ from xdsl.traits import IsolatedFromAbove, OpTrait
 
 from memplan.interfaces import get_interface
 from memplan.opaque import PrintsVerbatim
+from memplan.printing.formats import compiled_print
 
 
 @dataclass(frozen=True)
@@ -79,25 +81,32 @@ def custom_syntax_class(op: Operation) -> type[Operation]:
 
 def _nested_attributes(attribute: Attribute) -> Iterator[Attribute]:
     yield attribute
+    for nested in _children(attribute):
+        yield from _nested_attributes(nested)
+
+
+def _children(attribute: Attribute) -> Iterable[Attribute]:
     if isinstance(attribute, ParametrizedAttribute):
-        for parameter in attribute.parameters:
-            yield from _nested_attributes(parameter)
-    elif isinstance(attribute, ArrayAttr):
-        for element in attribute.data:
-            yield from _nested_attributes(element)
-    elif isinstance(attribute, DictionaryAttr):
-        for element in attribute.data.values():
-            yield from _nested_attributes(element)
+        return attribute.parameters
+    if isinstance(attribute, ArrayAttr):
+        return attribute.data
+    if isinstance(attribute, DictionaryAttr):
+        return attribute.data.values()
+    return ()
 
 
-def _op_attributes(op: Operation) -> Iterable[Attribute]:
-    yield from op.attributes.values()
-    yield from op.properties.values()
-    yield from (r.type for r in op.results)
-    yield from (o.type for o in op.operands)
-    for region in op.regions:
-        for block in region.blocks:
-            yield from (a.type for a in block.args)
+class _MayAlias(dict[type[Attribute], bool]):
+    """Whether attributes of a class can have an alias stem at all, answered once
+    per class (the isinstance checks of `_alias_stem` cost more than the walk)."""
+
+    def __missing__(self, cls: type[Attribute]) -> bool:
+        known = self[cls] = not issubclass(cls, TypeAttribute) and (
+            issubclass(cls, AffineMapAttr | AffineSetAttr) or hasattr(cls, "asm_alias")
+        )
+        return known
+
+
+_MAY_ALIAS = _MayAlias()
 
 
 def collect_aliases(
@@ -107,20 +116,40 @@ def collect_aliases(
     first), then by name, then in first-use order; numbered as MLIR numbers them
     (`#x`, `#x1`, ...) in that order. With `only`, for those attributes alone."""
     stems: dict[Attribute, str] = {}
-    # Each attribute object is expanded once: a decoder's types repeat on tens of
-    # thousands of ops, and its first occurrence already numbered what it holds.
+    # Each attribute object is expanded once, in pre-order: a decoder's types
+    # repeat on tens of thousands of ops, and the first occurrence of an object
+    # already registered what it holds in first-use order.
     expanded: set[int] = set()
-    for op in module.walk():
-        for top in _op_attributes(op):
-            if id(top) in expanded:
-                continue
-            expanded.add(id(top))
-            for attribute in _nested_attributes(top):
-                if attribute in stems or (only is not None and attribute not in only):
-                    continue
+
+    def expand(attribute: Attribute) -> None:
+        expanded.add(id(attribute))
+        if _MAY_ALIAS[type(attribute)] and attribute not in stems:
+            if only is None or attribute in only:
                 stem = _alias_stem(attribute)
                 if stem is not None:
                     stems[attribute] = stem
+        for nested in _children(attribute):
+            if id(nested) not in expanded:
+                expand(nested)
+
+    for op in module.walk():
+        for top in op.attributes.values():
+            if id(top) not in expanded:
+                expand(top)
+        for top in op.properties.values():
+            if id(top) not in expanded:
+                expand(top)
+        for result in op.results:
+            if id(top := result.type) not in expanded:
+                expand(top)
+        for operand in op.operands:
+            if id(top := operand.type) not in expanded:
+                expand(top)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    if id(top := arg.type) not in expanded:
+                        expand(top)
     depths: dict[Attribute, int] = {}
 
     def depth(attribute: Attribute) -> int:
@@ -157,9 +186,14 @@ class MlirStructurePrinter(Printer):
         super().__init__(*args, **kwargs)
         self._aliases: dict[Attribute, str] = {}
         self._default_dialects: list[str] = [""]
-        # Printed text of each type (a decoder prints a few dozen types tens of
-        # thousands of times); valid while the aliases stay the same.
+        # Printed text of attribute objects, by identity (the parser shares the
+        # objects of equal types and `#dialect` attributes), and of types by value
+        # (passes build a new equal type per op); valid while the aliases stay
+        # the same, so off while alias definitions are printed.
+        self._printed_objects: dict[int, tuple[Attribute, str]] = {}
         self._printed_types: dict[Attribute, str] = {}
+        self._cache_texts = True
+        self._plans: dict[type[Operation], _OpPlan] = {}
 
     local_scope: bool = False
     """mlir-opt's `--mlir-print-local-scope`: every attribute inline, no aliases."""
@@ -179,6 +213,7 @@ class MlirStructurePrinter(Printer):
             used = self._printed_aliases(module, aliases)
             if len(used) != len(aliases):
                 aliases = collect_aliases(module, only=used)
+        self._cache_texts = False
         for attribute, name in aliases.items():
             # A definition names the aliases nested in it (defined before it).
             self._aliases = {a: n for a, n in aliases.items() if a is not attribute}
@@ -186,7 +221,7 @@ class MlirStructurePrinter(Printer):
             self.print_attribute(attribute)
             self.print_string("\n")
         self._aliases = aliases
-        self._printed_types.clear()
+        self._cache_texts = True
         self.print_op(module)
 
     def _printed_aliases(self, module: ModuleOp, aliases: dict[Attribute, str]) -> set[Attribute]:
@@ -211,39 +246,67 @@ class MlirStructurePrinter(Printer):
     _used_aliases: set[Attribute] | None = None
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if not self._cache_texts or self._used_aliases is not None:
+            self._print_attribute_text(attribute)
+            return
+        entry = self._printed_objects.get(id(attribute))
+        if entry is not None and entry[0] is attribute:
+            self.print_string(entry[1])
+            return
+        if isinstance(attribute, BuiltinAttribute) and not isinstance(attribute, TypeAttribute):
+            # Integers, strings, arrays, locations: mostly one object per use,
+            # cheaper printed than captured.
+            self._print_attribute_text(attribute)
+            return
+        is_type = isinstance(attribute, TypeAttribute)
+        text = self._printed_types.get(attribute) if is_type else None
+        if text is None:
+            text = self._captured_text(attribute)
+            if text is None:
+                self._print_attribute_text(attribute)
+                return
+            if is_type:
+                self._printed_types[attribute] = text
+        self._printed_objects[id(attribute)] = (attribute, text)
+        self.print_string(text)
+
+    def _captured_text(self, attribute: Attribute) -> str | None:
+        """The text of `attribute` printed aside; None (nothing printed) when it
+        spans lines, which only the printer itself indents right."""
+        stream, column, line = self.stream, self._current_column, self._current_line
+        self.stream = io.StringIO()
+        try:
+            self._print_attribute_text(attribute)
+            text = self.stream.getvalue()
+        finally:
+            self.stream, self._current_column, self._current_line = stream, column, line
+        return None if "\n" in text else text
+
+    def _print_attribute_text(self, attribute: Attribute) -> None:
         name = self._aliases.get(attribute) if self._aliases else None
         if name is not None:
             if self._used_aliases is not None:
                 self._used_aliases.add(attribute)
             self.print_string(f"#{name}")
             return
-        if isinstance(attribute, TypeAttribute) and self._used_aliases is None:
-            text = self._printed_types.get(attribute)
-            if text is None:
-                stream, column = self.stream, self._current_column
-                self.stream = io.StringIO()
-                try:
-                    super().print_attribute(attribute)
-                    text = self.stream.getvalue()
-                finally:
-                    self.stream, self._current_column = stream, column
-                if "\n" not in text:
-                    self._printed_types[attribute] = text
-            self.print_string(text)
-            return
         super().print_attribute(attribute)
 
+    def _plan(self, op: Operation) -> _OpPlan:
+        plan = _OpPlan.of(type(op), op)
+        self._plans[type(op)] = plan
+        return plan
+
     def print_op(self, op: Operation) -> None:
-        if op.has_trait(PrintsVerbatim, value_if_unregistered=False):
+        plan = self._plans.get(type(op)) or self._plan(op)
+        if plan.verbatim:
             op.print_verbatim(self)  # type: ignore[attr-defined]
             return
-        if self.print_generic_format or custom_syntax_class(op).print is Operation.print:
+        if self.print_generic_format or plan.print is None:
             super().print_op(op)
             return
-        trait = get_interface(op, DefaultDialect)
-        self._default_dialects.append(trait.dialect if trait is not None else "")
+        self._default_dialects.append(plan.default_dialect)
         try:
-            self._print_custom_op(op)
+            self._print_custom_op(op, plan)
         finally:
             self._default_dialects.pop()
 
@@ -264,21 +327,43 @@ class MlirStructurePrinter(Printer):
             return rest
         return name
 
-    def _print_custom_op(self, op: Operation) -> None:
+    def _print_custom_op(self, op: Operation, plan: _OpPlan) -> None:
         """xDSL's `Printer.print_op` for the custom form, with the short op name."""
-        scope = bool(op.get_traits_of_type(IsolatedFromAbove))
         begin_op_pos = self._current_column
         self._print_results(op)
-        if scope:
+        if plan.isolated:
             self.enter_scope()
         self.print_string(self._short_name(op))
-        end_op_pos = self._current_column
         if op in self.diagnostic.op_messages:
+            end_op_pos = self._current_column
             for message in self.diagnostic.op_messages[op]:
                 self._add_message_on_next_line(message, begin_op_pos, end_op_pos)
-        custom_syntax_class(op).print(op, self)
+        plan.print(op, self)
         if self.print_debuginfo:
             self.print_string(" ")
             self.print_attribute(op.location)
-        if scope:
+        if plan.isolated:
             self.exit_scope()
+
+
+@dataclass(frozen=True)
+class _OpPlan:
+    """What printing an op of one class asks of its traits, asked once per class
+    (per printer, so traits attached later are seen by the next one)."""
+
+    verbatim: bool
+    print: Callable[[Operation, Printer], None] | None
+    """The custom form's printer (declarative formats compiled); None: generic."""
+    default_dialect: str
+    isolated: bool
+
+    @staticmethod
+    def of(op_type: type[Operation], op: Operation) -> _OpPlan:
+        syntax = custom_syntax_class(op)
+        trait = get_interface(op, DefaultDialect)
+        return _OpPlan(
+            verbatim=op.has_trait(PrintsVerbatim, value_if_unregistered=False),
+            print=None if syntax.print is Operation.print else compiled_print(syntax),
+            default_dialect=trait.dialect if trait is not None else "",
+            isolated=bool(op.get_traits_of_type(IsolatedFromAbove)),
+        )
