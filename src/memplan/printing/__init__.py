@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect, Operation
 
 from memplan.printing.builtin_syntax import MlirBuiltinPrinter
-from memplan.printing.output import FastOutputPrinter
 from memplan.printing.naming import (
     AsmResultNames,
     FixedResultNames,
@@ -40,7 +39,7 @@ __all__ = [
 ]
 
 
-class MlirPrinter(MlirNamingMixin, MlirStructurePrinter, MlirBuiltinPrinter, FastOutputPrinter):
+class MlirPrinter(MlirNamingMixin, MlirStructurePrinter, MlirBuiltinPrinter):
     """memplan-opt's printer: xDSL's, with every mlir-opt convention above."""
 
 
@@ -62,8 +61,9 @@ def print_module(
     printer = MlirPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.keep_names = keep_names
     printer.local_scope = local_scope
-    printer.print_module(module)
-    printer.print_metadata(dialects)
+    with printer.buffered():
+        printer.print_module(module)
+        printer.print_metadata(dialects)
     stream.write("\n")
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerType
+from xdsl.dialects.utils.dynamic_index_list import DynamicIndexList, print_dynamic_index_list
 from xdsl.ir import Operation
 from xdsl.irdl.declarative_assembly_format import (
     AttrDictDirective,
@@ -169,6 +171,8 @@ def _value_directive(directive: FormatDirective) -> _Value | None:
         return _truthy(directive.inner.get_types), lambda printer, op, types: _print_types(printer, types)
     if kind is FunctionalTypeDirective:
         return None, lambda printer, op, _: _print_functional_type(printer, directive, op)
+    if kind is DynamicIndexList:
+        return None, _dynamic_index_list(directive)
     if isinstance(directive, AttributeVariable) and kind.print is AttributeVariable.print:
         name, default = directive.name, directive.default_value
         from_properties = directive.is_property
@@ -180,6 +184,22 @@ def _value_directive(directive: FormatDirective) -> _Value | None:
 
         return show, lambda printer, op, attr: print_attr(printer, attr)
     return None
+
+
+def _dynamic_index_list(directive: DynamicIndexList) -> Callable[[Printer, Operation, object], None]:
+    """xDSL's `DynamicIndexList.print`, a static list (`[0, 0]`) in one write."""
+    get_dynamic, get_static = directive.dynamic_position.get, directive.static_position.get
+
+    def content(printer: Printer, op: Operation, _: object) -> None:
+        dynamic, static = get_dynamic(op), get_static(op)
+        assert isinstance(static, DenseArrayBase) and isinstance(static.elt_type, IntegerType)
+        values = static.get_values()
+        if dynamic or DYNAMIC_INDEX in values:
+            print_dynamic_index_list(printer, DYNAMIC_INDEX, dynamic, values)
+        else:
+            printer.print_string("[" + ", ".join(map(str, values)) + "]")
+
+    return content
 
 
 def _print_functional_type(printer: Printer, directive: FunctionalTypeDirective, op: Operation) -> None:

@@ -27,6 +27,7 @@ from xdsl.traits import IsolatedFromAbove, OpTrait
 from memplan.interfaces import get_interface
 from memplan.opaque import PrintsVerbatim
 from memplan.printing.formats import compiled_print
+from memplan.printing.output import FastOutputPrinter
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ def print_stripped(printer: Printer, attribute: ParametrizedAttribute) -> None:
         attribute.print_parameters(printer)
 
 
-class MlirStructurePrinter(Printer):
+class MlirStructurePrinter(FastOutputPrinter):
     """xDSL's printer with mlir-opt's op-name elision and attribute aliases."""
 
     def __init__(self, *args, **kwargs):
@@ -273,13 +274,7 @@ class MlirStructurePrinter(Printer):
     def _captured_text(self, attribute: Attribute) -> str | None:
         """The text of `attribute` printed aside; None (nothing printed) when it
         spans lines, which only the printer itself indents right."""
-        stream, column, line = self.stream, self._current_column, self._current_line
-        self.stream = io.StringIO()
-        try:
-            self._print_attribute_text(attribute)
-            text = self.stream.getvalue()
-        finally:
-            self.stream, self._current_column, self._current_line = stream, column, line
+        text = self.printed_aside(lambda: self._print_attribute_text(attribute))
         return None if "\n" in text else text
 
     def _print_attribute_text(self, attribute: Attribute) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseArrayBase,
     IndexType,
     IntegerAttr,
@@ -18,6 +19,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
+from xdsl.dialects.utils.dynamic_index_list import DynamicIndexList
 from xdsl.ir import Block, Operation, Region
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -124,6 +126,15 @@ class SpacingOp(IRDLOperation):
     custom_directives = (Angled,)
 
 
+@irdl_op_definition
+class IndexListOp(IRDLOperation):
+    name = "fmt.index_list"
+    dyn = var_operand_def(IndexType)
+    static = prop_def(DenseArrayBase)
+    assembly_format = "`at` custom<DynamicIndexList>($dyn, $static) attr-dict"
+    custom_directives = (DynamicIndexList,)
+
+
 def _values(*types):
     return Block(arg_types=list(types)).args
 
@@ -157,6 +168,15 @@ def _ops() -> list[Operation]:
             regions=[Region(Block()), Region(Block())],
         ),
         SpacingOp.create(operands=[a, b], properties={"dims": DenseArrayBase.from_list(i64, [1, 2])}),
+        *(
+            IndexListOp.create(operands=dynamic, properties={"static": DenseArrayBase.from_list(i64, static)})
+            for dynamic, static in (
+                ([], [0, 4]),
+                ([b], [DYNAMIC_INDEX, 1]),
+                ([b, b], [DYNAMIC_INDEX, 2, DYNAMIC_INDEX]),
+                ([], []),
+            )
+        ),
     ]
 
 
