@@ -23,12 +23,13 @@ nothing may touch any addressable memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set as AbstractSet
+from collections.abc import Iterable, Iterator, Set as AbstractSet
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 
 from xdsl.dialects.builtin import SymbolRefAttr
-from xdsl.ir import Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue, SSAValues
 from xdsl.traits import (
     IsTerminator,
     MemoryEffect,
@@ -54,6 +55,7 @@ __all__ = [
     "classify",
     "effects_of",
     "is_trivially_dead",
+    "memoized_effects",
     "resource_of",
     "written_resources",
     "would_be_trivially_dead",
@@ -75,10 +77,58 @@ Resource = SymbolRefAttr | SSAValue | NonAddressableResource | _Wildcard
 of the two wildcards."""
 
 
+_Memo = dict[Operation, tuple[SSAValues, dict[str, Attribute], dict[str, Attribute],
+                              AbstractSet[EffectInstance] | None]]
+_memo: _Memo | None = None
+_memo_depth = 0
+
+
+@contextmanager
+def memoized_effects() -> Iterator[None]:
+    """Within it, `effects_of` answers an op without regions from a memo while the
+    op's operands, properties and attributes are the ones it was computed for.
+
+    An effect model reads only its op: operands (and their types), results (fixed
+    for an op's life, as every value's type is), properties and attributes. Passes
+    ask the effects of every op several times per sweep (dead-op checks, CSE's
+    classes, barriers), and a kernel's value-tied model costs tens of microseconds.
+    An op with regions is never memoized: its effects may be its nested ops'."""
+    global _memo, _memo_depth
+    if _memo_depth == 0:
+        _memo = {}
+    _memo_depth += 1
+    try:
+        yield
+    finally:
+        _memo_depth -= 1
+        if _memo_depth == 0:
+            _memo = None
+
+
 def effects_of(op: Operation) -> AbstractSet[EffectInstance] | None:
     """`memory_effects(op)`, with the effects of an op that has its nested ops'
     effects (`RecursiveMemoryEffect`) gathered from memplan's value-tied models of
     those ops rather than xDSL's value-less ones. None means unknown."""
+    memo = _memo
+    if memo is None or op.regions:
+        return _effects_of(op)
+    known = memo.get(op)
+    operands = op._operands  # pyright: ignore[reportPrivateUsage] (a new tuple per change)
+    if (
+        known is not None
+        and known[0] is operands
+        and known[1] == op.properties
+        and known[2] == op.attributes
+    ):
+        return known[3]
+    effects = _effects_of(op)
+    if effects is not None:
+        effects = frozenset(effects)
+    memo[op] = (operands, dict(op.properties), dict(op.attributes), effects)
+    return effects
+
+
+def _effects_of(op: Operation) -> AbstractSet[EffectInstance] | None:
     own_traits = op.get_traits_of_type(MemoryEffect)
     has_external_model = get_interface(op, MemoryEffect) not in own_traits
     if has_external_model or not op.has_trait(

@@ -38,7 +38,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
 
 from memplan.analysis.fingerprint import fingerprint
-from memplan.analysis.purity import is_trivially_dead
+from memplan.analysis.purity import is_trivially_dead, memoized_effects
 from memplan.interfaces import get_interface
 from memplan.diagnostics import UserError
 from memplan.passes.base import MemplanPass, record_statistic
@@ -150,6 +150,7 @@ class GreedyDriver:
         self.simplify(module)
         return fingerprint(module) != before
 
+    @memoized_effects()
     def simplify(self, module: ModuleOp) -> bool:
         """Simplify `module`; return whether any rewrite or cleanup was applied (one
         may have restored the IR it found: `run` tells exactly)."""

@@ -47,6 +47,7 @@ from memplan.analysis.purity import (
     Resource,
     classify,
     is_trivially_dead,
+    memoized_effects,
     regions_written_resources,
     written_resources,
 )
@@ -313,6 +314,7 @@ class _Driver:
         return self.changed
 
 
+@memoized_effects()
 def cse(root: Operation) -> bool:
     """Run CSE on every region nested in `root`; return whether anything changed."""
     driver = _Driver()

@@ -24,6 +24,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from memplan.analysis.fingerprint import fingerprint
+from memplan.analysis.purity import memoized_effects
 from memplan.diagnostics import UserError, location_of, remark
 from memplan.passes.base import MemplanPass, record_statistic
 
@@ -56,6 +57,7 @@ class FixedPoint:
     """Whether the module differs from what it was before the first round."""
 
 
+@memoized_effects()  # one memo across rounds: most ops' effects stay as they were
 def iterate_to_fixed_point(
     ctx: Context,
     module: ModuleOp,

@@ -46,7 +46,7 @@ from memplan.analysis.globals import (
     materialize_constant,
     store_model,
 )
-from memplan.analysis.purity import effects_of
+from memplan.analysis.purity import effects_of, memoized_effects
 from memplan.dialects.util_interfaces import GlobalLoadInterface, InitializerInterface
 from memplan.interfaces import get_interface
 from memplan.passes.base import MemplanPass
@@ -294,6 +294,7 @@ STEPS = (
 )
 
 
+@memoized_effects()
 def fold_globals(module: ModuleOp, max_rounds: int = _MAX_ROUNDS) -> bool:
     """Apply the steps in rounds until a round changes nothing (at most
     `max_rounds`); return whether anything changed."""

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from memplan.analysis.globals import Global, GlobalTable, store_model
-from memplan.analysis.purity import effects_of
+from memplan.analysis.purity import effects_of, memoized_effects
 from memplan.passes.base import MemplanPass
 
 
@@ -107,6 +107,7 @@ def _key(g: Global, mutual: frozenset[Global]) -> Hashable:
     return (mutual, g.initial_value, g.type, g.model.dialect_attributes(g.op))
 
 
+@memoized_effects()
 def fuse_globals(module: ModuleOp) -> bool:
     table = GlobalTable(module)
     candidates = [g for g in table if g.candidate and g.stores]

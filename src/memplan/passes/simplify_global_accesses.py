@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolTable
 
-from memplan.analysis.purity import effects_of
+from memplan.analysis.purity import effects_of, memoized_effects
 from memplan.dialects.util_interfaces import (
     GlobalInterface,
     GlobalLoadInterface,
@@ -242,6 +242,7 @@ class _Callable:
         self.changed = True
 
 
+@memoized_effects()
 def simplify_global_accesses(module: Operation) -> bool:
     """Simplify the global accesses of every callable in `module` and in the symbol
     tables nested in it; return whether anything changed."""

@@ -62,6 +62,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.analysis.purity import effects_of
 from memplan.dialects import memref as mmemref
 from memplan.dialects.memref_layout import strides_and_offset
 from memplan.dialects.memref_ops import ReallocOp, ReshapeOp, TransposeOp
@@ -503,7 +504,7 @@ def _only_written(op: Operation, value: SSAValue) -> bool:
     erasing it along with the buffer is unobservable."""
     if op.results or op.regions or op.operands.count(value) != 1:
         return False
-    effects = memory_effects(op)
+    effects = effects_of(op)
     if effects is None:
         return False
     touches = False
