@@ -6,16 +6,14 @@ A decoder module spells a few dozen distinct types tens of thousands of times
 in a 20,000-op module more than half of the parse went to ``parse_optional_type``,
 much of it building ``MemRefType``'s constraints again. :class:`TypeCachingParser`
 parses a type's text once per parse and afterwards only recognises the same text.
-Parsing allocates millions of objects and frees almost none, so the collector's
+Beyond types, a decoder repeats a few hundred whole op texts that differ only in
+their SSA names: :class:`RepeatedOpParser` rebuilds such an op from what the first
+parse of its text built. Parsing allocates millions of objects and frees almost none, so the collector's
 passes find nothing: :func:`without_gc` switches it off meanwhile. Verifying every
 ``util.global.load``/``store`` looks its global up with xDSL's
 ``SymbolTable.lookup_symbol``, a scan of the module's top-level ops each time:
 quadratic in the module. :func:`indexed_symbol_lookups` answers those lookups from
-one dictionary per symbol table while the IR does not change. An op's IRDL
-constraints (operand, result, property and attribute definitions) depend only on
-those values, and a decoder has a few hundred distinct combinations among tens of
-thousands of ops: :func:`memoized_definition_checks` checks each once per
-verification.
+one dictionary per symbol table while the IR does not change.
 """
 
 from __future__ import annotations
@@ -26,11 +24,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
-from xdsl.ir import Attribute, Operation, TypeAttribute
-from xdsl.irdl import OpDef
+from xdsl.dialects.builtin import StringAttr, SymbolRefAttr, UnknownLoc
+from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRLexer
 from xdsl.traits import SymbolTable
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -132,6 +130,217 @@ class TypeCachingParser(Parser):
         return parsed
 
 
+#: An SSA value use (`%v`, `%r#1`) in an op's text, as xDSL's lexer reads one.
+_VALUE_USE = re.compile(r"(%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))(?:#([0-9]+))?", re.ASCII)
+
+#: An op's start in its plain form: the results it binds (`%a, %b:2 =`), then its
+#: custom (bare) or generic (quoted) name.
+_RESULT_NAME = r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?::[0-9]+)?"
+_OP_START = re.compile(
+    rf"(?:((?:{_RESULT_NAME}\s*,\s*)*{_RESULT_NAME})\s*=\s*)?"
+    r"(?:([A-Za-z_][A-Za-z0-9_$.]*)|\"([A-Za-z0-9_$.-]+)\")",
+    re.ASCII,
+)
+_RESULT = re.compile(r"%([0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?::([0-9]+))?", re.ASCII)
+
+#: What follows an op's line, as far as the op's parser may look at it (an
+#: optional trailing element is decided on the next token): the next op's
+#: results or a block label (whatever their names), a closing brace or the end,
+#: or a name or string in full. Anything else is never templated.
+_FOLLOW = re.compile(
+    r'(?:\s+|//[^\n]*\n?)*(?:(%|\^|\}|\Z)|([A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n]*"))', re.ASCII
+)
+
+#: At most this many op texts are remembered per parse (memory stays bounded when
+#: few ops repeat).
+_MAX_OP_TEXTS = 1 << 15
+
+
+class _OpTemplate:
+    """How an op was built from its text: which SSA use in the text each operand
+    resolution took (and with which type), the order of the operands among those
+    values, and everything else the op is made of (all of it fixed by the text)."""
+
+    __slots__ = ("op_type", "uses", "order", "result_types", "properties", "attributes")
+
+    def __init__(self, op_type, uses, order, result_types, properties, attributes):
+        self.op_type = op_type
+        self.uses = uses
+        self.order = order
+        self.result_types = result_types
+        self.properties = properties
+        self.attributes = attributes
+
+
+_OPERATION_FIELDS: dict[type[Operation], frozenset[str]] = {}
+
+
+def _operation_fields(op_type: type[Operation]) -> frozenset[str]:
+    """The instance fields an op of `op_type` made by `create` has: an op whose
+    parser left others is not rebuilt from a template."""
+    found = _OPERATION_FIELDS.get(op_type)
+    if found is None:
+        try:
+            found = frozenset(op_type.create().__dict__)
+        except Exception:  # a class that `create` cannot make without arguments
+            found = frozenset()
+        _OPERATION_FIELDS[op_type] = found
+    return found
+
+
+class RepeatedOpParser(TypeCachingParser):
+    """A decoder repeats a few hundred op texts that differ only in their SSA names
+    (`%xn3 = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>`).
+    An op on a line of its own without regions or successors, whose every operand
+    was resolved, with a type, from an SSA use written on that line, is rebuilt for
+    the next line of the same text (SSA names aside) from what the first parse
+    built: the same op class, types, properties and attributes, operands resolved
+    at the new line's uses in the same order (so a wrong operand type or an
+    undefined value is reported as before). Ops whose results and name are in the
+    plain form (no comment among them) are started from the text; anything else
+    goes through xDSL's parser unchanged."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._content: str = self.lexer.input.content
+        self._templates: dict[tuple[type[Operation], bool, str], _OpTemplate | None] = {}
+        self._dialect_names: dict[type[Operation], str] = {}
+        #: The operand resolutions of the op being parsed for a template; None
+        #: (meaning: do not make one) after an untyped resolution.
+        self._resolutions: list[tuple[UnresolvedOperand, Attribute, SSAValue]] | None = None
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        value = super().resolve_operand(operand, type)
+        if self._resolutions is not None:
+            self._resolutions.append((operand, type, value))
+        return value
+
+    def _parse_optional_operand_without_type(self) -> SSAValue | None:
+        # The value's type comes from its definition, not the text.
+        self._resolutions = None
+        return super()._parse_optional_operand_without_type()
+
+    def parse_operation(self) -> Operation:
+        content = self._content
+        start = self._current_token.span.start
+        header = _OP_START.match(content, start)
+        if header is None:
+            return super().parse_operation()
+        generic = header.group(2) is None
+        state = self._parser_state
+        op_type = self.ctx.get_optional_op(header.group(3) if generic else header.group(2),
+                                           dialect_stack=state.dialect_stack)
+        if op_type is None:  # xDSL's parser reports it
+            return super().parse_operation()
+        bound: list[tuple[Span, int]] = []
+        if header.group(1) is not None:
+            source = self.lexer.input
+            offset = header.start(1)
+            bound = [(Span(offset + m.start(), offset + m.start() + 1 + len(m.group(1)), source),
+                      int(m.group(2) or 1)) for m in _RESULT.finditer(header.group(1))]
+        name_end = header.end()
+        self.skip_to(name_end)
+        dialect_name = self._dialect_names.get(op_type)
+        if dialect_name is None:
+            dialect_name = self._dialect_names[op_type] = op_type.dialect_name()
+        state.dialect_stack.append(dialect_name)
+        op = self._parse_op_after_name(op_type, generic, name_end)
+        state.dialect_stack.pop()
+        n_bound = sum(size for _, size in bound)
+        if n_bound and len(op.results) != n_bound:
+            self.raise_error(
+                f"Operation has {len(op.results)} results, but was given {n_bound} to bind.",
+                at_position=bound[0][0],
+            )
+        index = 0
+        for span, size in bound:
+            self._register_ssa_definition(span.text[1:], op.results[index : index + size], span)
+            index += size
+        return op
+
+    def _parse_op_after_name(self, op_type: type[Operation], generic: bool, start: int) -> Operation:
+        content = self._content
+        end = content.find("\n", start)
+        if end == -1:
+            end = len(content)
+        text = content[start:end]
+        follow = _FOLLOW.match(content, end)
+        if follow is None:
+            return self._parse_op_after_name_with(op_type, generic)
+        key = (op_type, generic, _VALUE_USE.sub("%", text), follow.group(1) or follow.group(2))
+        templates = self._templates
+        template = templates.get(key, False)
+        if template:
+            return self._rebuild(template, start, text, end)
+        outer = self._resolutions
+        self._resolutions = [] if template is not None and len(templates) < _MAX_OP_TEXTS else None
+        try:
+            op = self._parse_op_after_name_with(op_type, generic)
+            if self._resolutions is not None:
+                templates[key] = self._template(op, self._resolutions, start, text, end)
+        finally:
+            self._resolutions = outer
+        return op
+
+    def _parse_op_after_name_with(self, op_type: type[Operation], generic: bool) -> Operation:
+        """xDSL's reading of an op after its name."""
+        if generic:
+            return self._parse_generic_operation(op_type)
+        op = op_type.parse(self)
+        if (location := self.parse_optional_location()) is not None:
+            op.location = location
+        return op
+
+    def _template(self, op: Operation, resolutions, start: int, text: str, end: int) -> _OpTemplate | None:
+        """What rebuilds `op` from another line of the same text; None when the
+        op is not made from its line's text alone."""
+        after = self._current_token.span.start
+        if (op.regions or op.successors or not isinstance(op.location, UnknownLoc)
+                or after < end or MLIRLexer._whitespace_regex.match(self._content, end).end() != after
+                or op.__dict__.keys() != _operation_fields(type(op))
+                or any(r.name_hint is not None for r in op.results)):
+            return None
+        uses = list(_VALUE_USE.finditer(text))
+        at = {start + m.start(): k for k, m in enumerate(uses)}
+        taken: list[tuple[int, Attribute]] = []
+        for operand, value_type, _ in resolutions:
+            k = at.get(operand.span.start)
+            if (k is None or start + uses[k].end(1) != operand.span.end
+                    or int(uses[k].group(2) or 0) != operand.index):
+                return None
+            taken.append((k, value_type))
+        if len({k for k, _ in taken}) != len(uses):  # an SSA-like text that is none
+            return None
+        values = [value for _, _, value in resolutions]
+        operands = list(op.operands)
+        order: tuple[int, ...] | None = None
+        if len(operands) != len(values) or any(a is not b for a, b in zip(operands, values)):
+            position = {id(v): i for i, v in enumerate(values)}
+            if len(position) != len(values) or any(id(o) not in position for o in operands):
+                return None
+            order = tuple(position[id(o)] for o in operands)
+        return _OpTemplate(type(op), tuple(taken), order, tuple(r.type for r in op.results),
+                           dict(op.properties), dict(op.attributes))
+
+    def _rebuild(self, template: _OpTemplate, start: int, text: str, end: int) -> Operation:
+        uses = list(_VALUE_USE.finditer(text))
+        source = self.lexer.input
+        values = []
+        for k, value_type in template.uses:
+            use = uses[k]
+            span = Span(start + use.start(1), start + use.end(1), source)
+            values.append(self.resolve_operand(UnresolvedOperand(span, int(use.group(2) or 0)), value_type))
+        order = template.order
+        op = template.op_type.create(
+            operands=values if order is None else [values[i] for i in order],
+            result_types=template.result_types,
+            properties=template.properties,
+            attributes=template.attributes,
+        )
+        self.skip_to(end)
+        return op
+
+
 @contextmanager
 def without_gc() -> Iterator[None]:
     """The cyclic garbage collector off for the duration (as it was afterwards)."""
@@ -173,53 +382,3 @@ def indexed_symbol_lookups() -> Iterator[None]:
     finally:
         SymbolTable.lookup_symbol = staticmethod(original)  # type: ignore[method-assign]
 
-
-@contextmanager
-def memoized_definition_checks() -> Iterator[None]:
-    """xDSL's `OpDef.verify` (an op against its IRDL definition) checks, for the
-    duration, each combination of definition, operand and result types, properties
-    and attributes (equal values) once; a later op of the same combination runs
-    only its traits' verifiers. Ops with regions or successors are checked in full
-    each time.
-
-    Types are compared by identity after interning: the parser shares equal types,
-    but a pass builds a new type object per op it creates (every `memref.view` of
-    a pool), so each type object seen is mapped, by value once, to the first equal
-    one."""
-    original = OpDef.verify
-    passed: set[tuple[object, ...]] = set()
-    # id(type object) -> (that object, kept so its id stays its own; the id of
-    # the first equal type seen)
-    interned: dict[int, tuple[object, int]] = {}
-    first_of: dict[object, int] = {}
-
-    def canonical(t: object) -> int:
-        known = interned.get(id(t))
-        if known is None:
-            known = interned[id(t)] = (t, first_of.setdefault(t, id(t)))
-        return known[1]
-
-    def verify(op_def: OpDef, op: Operation) -> None:
-        if op.regions or op.successors:
-            return original(op_def, op)
-        try:
-            key = (
-                id(op_def), *[canonical(v.type) for v in op.operands],
-                None, *[canonical(r.type) for r in op.results],
-                *op.properties.items(), None, *op.attributes.items(),
-            )
-            hit = key in passed
-        except TypeError:  # an unhashable attribute
-            return original(op_def, op)
-        if hit:
-            for trait in op_def.traits:
-                trait.verify(op)
-            return
-        original(op_def, op)
-        passed.add(key)
-
-    OpDef.verify = verify  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        OpDef.verify = original  # type: ignore[method-assign]

@@ -15,7 +15,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from memplan.diagnostics import Diagnostic, Location
 from memplan.opaque import OpaqueBodyParser
-from memplan.parsing import TypeCachingParser, without_gc
+from memplan.parsing import RepeatedOpParser, without_gc
 
 SPLIT_MARKER = "// -----"
 
@@ -36,7 +36,7 @@ class LineIndex:
         return line, offset - self._starts[line - 1] + 1
 
 
-class LocatingParser(OpaqueBodyParser, TypeCachingParser):
+class LocatingParser(OpaqueBodyParser, RepeatedOpParser):
     """A parser that records each op's `file:line:col`, so diagnostics raised long
     after parsing (by verifiers and passes) can point at the source text; it keeps
     executable bodies as text (`memplan.opaque`)."""

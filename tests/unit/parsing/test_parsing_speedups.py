@@ -5,19 +5,15 @@ from __future__ import annotations
 import gc
 
 import pytest
-from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr, f32, i64
-from xdsl.ir import Operation
-from xdsl.irdl import OpDef
 from xdsl.parser import Parser
 from xdsl.traits import SymbolTable
-from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.exceptions import ParseError
 
 import memplan
 from memplan.parsing import (
+    RepeatedOpParser,
     TypeCachingParser,
     indexed_symbol_lookups,
-    memoized_definition_checks,
     without_gc,
 )
 from memplan.printing import print_mlir
@@ -83,66 +79,6 @@ def test_indexed_lookups_agree_with_xdsl():
         found = [SymbolTable.lookup_symbol(load, name) for name in ("g", "h", "nothing")]
     assert found == expected and found[0] is not None and found[2] is None
     assert SymbolTable.lookup_symbol is original
-
-
-def _counting_definition_checks(monkeypatch) -> list[Operation]:
-    """OpDef.verify recording the ops it checks (installed before the memo, which
-    calls it on a miss)."""
-    checked: list[Operation] = []
-    original = OpDef.verify
-
-    def verify(op_def: OpDef, op: Operation) -> None:
-        checked.append(op)
-        original(op_def, op)
-
-    monkeypatch.setattr(OpDef, "verify", verify)
-    return checked
-
-
-def test_memoized_definition_checks_check_a_combination_once(monkeypatch):
-    checked = _counting_definition_checks(monkeypatch)
-    t = MemRefType(f32, [4])
-    first, same, other = memref.AllocOp([], [], t), memref.AllocOp([], [], t), memref.AllocOp(
-        [], [], MemRefType(f32, [8]))
-    with memoized_definition_checks():
-        for op in (first, same, other):
-            op.verify()
-    assert checked == [first, other]
-
-
-
-def test_memoized_definition_checks_take_equal_type_objects_as_one(monkeypatch):
-    """A pass builds a new type object per op: equal ones share one check."""
-    checked = _counting_definition_checks(monkeypatch)
-    first, equal, other = (memref.AllocOp([], [], t) for t in (
-        MemRefType(f32, [4]), MemRefType(f32, [4]), MemRefType(f32, [8])))
-    assert first.memref.type is not equal.memref.type
-    with memoized_definition_checks():
-        for op in (first, equal, other):
-            op.verify()
-    assert checked == [first, other]
-
-def test_memoized_definition_checks_still_reject_what_differs(monkeypatch):
-    t = MemRefType(f32, [4])
-    good = memref.AllocOp([], [], t, alignment=IntegerAttr(64, i64))
-    bad = memref.AllocOp([], [], t)
-    bad.properties["alignment"] = StringAttr("64")  # alignment must be an integer
-    with memoized_definition_checks():
-        good.verify()
-        with pytest.raises(VerifyException):
-            bad.verify()
-
-
-def test_memoized_definition_checks_run_traits_every_time():
-    inside = func.FuncOp("f", ((), ()))
-    returned = func.ReturnOp()
-    inside.body.block.add_op(returned)
-    alone = func.ReturnOp()  # its parent must be a function (a trait's rule)
-    ModuleOp([alone])
-    with memoized_definition_checks():
-        returned.verify()
-        with pytest.raises(VerifyException):
-            alone.verify()
 
 
 def test_cached_attribute_dictionaries_are_copies():
@@ -253,3 +189,102 @@ def test_a_memref_op_operand_of_another_type_is_reported_where_it_is_written(wro
     text = MEMREF_OPS.replace(wrong, right, 1).replace("%big: memref<4x8xf32>", "%big: memref<8xf32>")
     at = _same_error_with_and_without_caching(text)
     assert text[at:].startswith(right.split(" = ")[-1].split()[1].split("[")[0].rstrip(","))
+
+
+class _Repeating(RepeatedOpParser):
+    """Records the lines of the ops rebuilt from a template."""
+
+    rebuilt: list[str] = []
+
+    def _rebuild(self, template, start, text, end):
+        line_start = self._content.rfind("\n", 0, start) + 1
+        type(self).rebuilt.append(self._content[line_start:end].strip())
+        return super()._rebuild(template, start, text, end)
+
+
+REPEATED = """
+func.func @r(%ctx: !hip.context, %a: memref<4x8xf16>, %b: memref<8x8xf16>, %i: index, %v: f16) {
+  %c0 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf16>
+  %c1 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf16>
+  %c2 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf16>
+  hip.add(%ctx) ins(%a, %a : memref<4x8xf16>, memref<4x8xf16>) outs(%c0 : memref<4x8xf16>)
+  hip.add(%ctx) ins(%c0, %c1 : memref<4x8xf16>, memref<4x8xf16>) outs(%c2 : memref<4x8xf16>)
+  hip.add(%ctx) ins(%c2, %c0 : memref<4x8xf16>, memref<4x8xf16>) outs(%c1 : memref<4x8xf16>)
+  hip.add(%ctx) ins(%c1, %c2 : memref<4x8xf16>, memref<4x8xf16>) outs(%c0 : memref<4x8xf16>)
+    {note = "%c0 in a string"}
+  hip.add(%ctx) ins(%c1, %c2 : memref<4x8xf16>, memref<4x8xf16>) outs(%c0 : memref<4x8xf16>)
+  memref.store %v, %c0[%i, %i] : memref<4x8xf16> // %a in a comment
+  memref.store %v, %c1[%i, %i] : memref<4x8xf16> // %b in a comment
+  memref.store %v, %c2[%i, %i] : memref<4x8xf16> // %b in a comment
+  %s:2 = "test.two"() : () -> (index, index)
+  %t:2 = "test.two"() : () -> (index, index)
+  %u = arith.addi %s#1, %t#0 : index
+  %w = arith.addi %t#1, %s#0 : index
+  %x = arith.addi %w, %u : index
+  %k0 = arith.constant {tag = "%k0"} 0 : index
+  %k1 = arith.constant {tag = "%k1"} 0 : index
+  scf.for %j = %i to %x step %u {
+    %y = arith.addi %j, %j : index
+    %z = arith.addi %y, %j : index
+  }
+  "memref.store"(%v, %c0, %i, %i) : (f16, memref<4x8xf16>, index, index) -> ()
+  "memref.store"(%v, %c1, %i, %x) : (f16, memref<4x8xf16>, index, index) -> ()
+  "memref.store"(%v, %c1, %i, %x) : (f16, memref<4x8xf16>, index, index) -> () loc("f":3:4)
+  "memref.store"(%v, %c1, %i, %x) : (f16, memref<4x8xf16>, index, index) -> ()
+    loc("g":5:6)
+  return
+}
+"""
+
+
+def _parse_unregistered(parser_class, text: str):
+    ctx = memplan.make_context(allow_unregistered=True)
+    return parser_class(ctx, text).parse_module()
+
+
+def test_repeated_op_texts_give_the_same_module():
+    _Repeating.rebuilt = []
+    repeated = _parse_unregistered(_Repeating, REPEATED)
+    plain = _parse_unregistered(Parser, REPEATED)
+    assert print_mlir(repeated, generic=True) == print_mlir(plain, generic=True)
+    assert print_mlir(repeated) == print_mlir(plain)
+    rebuilt = _Repeating.rebuilt
+    # Rebuilt with other names, the same value twice in the template, tuple uses,
+    # results bound in groups, in a region, in generic form.
+    for line in ("%c1 = memref.alloc()", "ins(%c0, %c1", "ins(%c2, %c0", "%t:2 =",
+                 "%w = arith.addi %t#1", "%y = arith.addi", '"memref.store"(%v, %c1, %i, %x) : (f16, '
+                 "memref<4x8xf16>, index, index) -> ()"):
+        assert any(line in r for r in rebuilt), line
+    # Not rebuilt: attributes on the next line, SSA-like text in a string or a
+    # comment, a location on the line or the next one.
+    assert not any("ins(%c1, %c2" in r or "%k1" in r or "comment" in r or " loc(" in r for r in rebuilt)
+    assert rebuilt.count('"memref.store"(%v, %c1, %i, %x) : (f16, memref<4x8xf16>, index, index) -> ()') == 1
+
+
+@pytest.mark.parametrize("wrong, right, nth", [
+    # an operand of another type
+    ("ins(%c2, %c0 : memref", "ins(%b, %c0 : memref", 1),
+    # a value not defined anywhere
+    ("ins(%c2, %c0 : memref", "ins(%nowhere, %c0 : memref", 1),
+    # a tuple index out of range
+    ("%w = arith.addi %t#1, %s#0", "%w = arith.addi %t#2, %s#0", 1),
+    # a result bound twice, and wrong numbers of results to bind
+    ("%c1 = memref.alloc()", "%c0 = memref.alloc()", 1),
+    ("%c1 = memref.alloc()", "%c1, %c3 = memref.alloc()", 1),
+    ("%t:2 = \"test.two\"", "%t:3 = \"test.two\"", 1),
+    # a generic store with an operand of another type
+    ('"memref.store"(%v, %c1, %i, %x)', '"memref.store"(%v, %c1, %v, %x)', 1),
+])
+def test_errors_in_rebuilt_ops_are_reported_as_before(wrong, right, nth):
+    at = -1
+    for _ in range(nth):
+        at = REPEATED.index(wrong, at + 1)
+    text = REPEATED[:at] + right + REPEATED[at + len(wrong):]
+    _Repeating.rebuilt = []
+    errors = []
+    for parser_class in (_Repeating, Parser):
+        with pytest.raises(ParseError) as caught:
+            _parse_unregistered(parser_class, text)
+        errors.append((caught.value.span.start, caught.value.span.end, caught.value.msg))
+    assert errors[0] == errors[1]
+    assert any(right in r for r in _Repeating.rebuilt)
