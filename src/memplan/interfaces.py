@@ -44,6 +44,7 @@ __all__ = [
     "OutlinedBodies",
     "PlannableAllocation",
     "RuntimeContext",
+    "SignatureVerifier",
     "StreamExecution",
     "StreamSynchronization",
     "SuccessorOperands",
@@ -196,6 +197,17 @@ class GraphRegions(OpTrait):
     """The op's regions are graph regions (MLIR's `RegionKind::Graph`): values may be
     used before, in program order, they are defined, so program order is no
     dominance there."""
+
+
+@dataclass(frozen=True)
+class SignatureVerifier(OpTrait):
+    """The op's `verify_` (its IRDL definition and its own checks, not its traits'
+    verifiers) looks at nothing but its signature: its class, operand and result
+    types, properties and attributes. So `memplan.verification` runs it once per
+    signature, and for another op of that signature only the checks that depend on
+    where the op is (its traits' verifiers, the terminator rule). Not for an op
+    whose verifier looks at its operands' definitions, its uses, its parent or
+    symbols."""
 
 
 @dataclass(frozen=True)

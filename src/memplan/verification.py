@@ -1,20 +1,48 @@
 """Verifying a module as `mlir-opt` does: op by op, plus the dominance xDSL skips.
 
-One function, `verify_module`, used by memplan-opt (after parsing and after each
-pass), by `memplan.parse`/`memplan.verify`, and by the fuzzer.
+One function, `verify_module`, used by memplan-opt (after parsing, after the
+pipeline, and after each pass under `--verify-each`), by `memplan.parse`/
+`memplan.verify`, and by the fuzzer.
+
+A decoder has tens of thousands of ops but a few hundred distinct signatures (op
+class, operand and result types, properties, attributes), so what depends on the
+signature alone is checked once per signature and verification:
+
+- an op's IRDL definition (`OpDef.verify`), for every op without regions or
+  successors (:func:`memoized_definition_checks`);
+- the whole of `Operation.verify` of an op whose class declares
+  `SignatureVerifier`; a later op of the same signature runs only what depends on
+  its place: its traits' verifiers, the terminator rule, the check for erased
+  operands.
+
+Only what passed is skipped, and only where it would see an equal input; when a
+check of the place fails, the op's full verification runs and reports the error,
+so every error is found and worded as by the full verification of every op.
+
+Dominance is checked in the same walk: each block whose order matters (one block
+in its region, not a graph region) keeps the set of its ops walked so far, and an
+operand defined in such a block must be in that set of one of the blocks the
+walk is in. The walk starts at a module, isolated from above: a value from
+outside it fails that check (at the module or a nested isolated op, both walked
+before their contents) before any use of it is reached.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, OpResult
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
+from xdsl.irdl import IRDLOperation, OpDef
+from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 
 from memplan.diagnostics import Diagnostic, Location, UserError, location_of
-from memplan.interfaces import GraphRegions, get_interface
-from memplan.parsing import indexed_symbol_lookups, memoized_definition_checks
+from memplan.interfaces import GraphRegions, SignatureVerifier, get_interface
+from memplan.parsing import indexed_symbol_lookups
 from memplan.printing import print_mlir
 
-__all__ = ["verify_module"]
+__all__ = ["memoized_definition_checks", "verify_module"]
 
 
 def verify_module(module: ModuleOp) -> None:
@@ -22,23 +50,277 @@ def verify_module(module: ModuleOp) -> None:
     location, and check that every value is defined before its uses in a block;
     raise `UserError` (with MLIR's `see current operation` note) at the first op
     at fault."""
-    positions: dict[Block, dict[Operation, int]] = {}
-    with indexed_symbol_lookups(), memoized_definition_checks():
-        _verify_ops(module, positions)
+    signatures = _Signatures()
+    with indexed_symbol_lookups(), memoized_definition_checks(signatures), _isolation_checked_once():
+        _Walk(signatures).visit(module)
 
 
-def _verify_ops(module: ModuleOp, positions: dict[Block, dict[Operation, int]]) -> None:
-    for op in module.walk():
+class _Signatures:
+    """Keys equal for ops of equal signature under one head (an op class, an IRDL
+    definition). Values are compared by identity after interning: the parser shares
+    equal types and attributes, but a pass builds a new type object per op it
+    creates (every `memref.view` of a pool), so each object seen is mapped, by
+    value once, to the first equal one. For the duration of one verification (the
+    IR does not change meanwhile; the objects are kept, so their ids stay theirs)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[int, int] = {}
+        self._first: dict[Attribute, int] = {}
+        self._kept: list[Attribute] = []
+
+    def _intern(self, value: Attribute) -> int:
+        found = self._ids[id(value)] = self._first.setdefault(value, id(value))
+        self._kept.append(value)
+        return found
+
+    def key(self, head: object, op: Operation) -> tuple[object, ...] | None:
+        """None when an attribute is unhashable (no memo for that op)."""
+        ids, intern = self._ids.get, self._intern
         try:
-            op.verify(verify_nested_ops=False)
-        except Exception as error:  # xDSL verifiers raise more than VerifyException
-            message = str(error).strip() or type(error).__name__
-            # Dialects often prefix the op already ("'hip.add' op ..."; xDSL "op ...").
-            message = message.removeprefix(f"'{op.name}' op ").removeprefix("op ")
-            failure = UserError(f"'{op.name}' op {message}", op=op)
-            failure.notes = (_current_operation_note(op, failure.location),)
-            raise failure from None
-        _check_dominance(op, positions)
+            return (
+                head, *[ids(id(v.type)) or intern(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
+                None, *[ids(id(r.type)) or intern(r.type) for r in op.results],
+                *[x for n, a in op.properties.items() for x in (n, ids(id(a)) or intern(a))],
+                None,
+                *[x for n, a in op.attributes.items() for x in (n, ids(id(a)) or intern(a))],
+            )
+        except TypeError:
+            return None
+
+
+@contextmanager
+def memoized_definition_checks(signatures: _Signatures | None = None) -> Iterator[None]:
+    """xDSL's `OpDef.verify` (an op against its IRDL definition) checks, for the
+    duration, each combination of definition, operand and result types, properties
+    and attributes (equal values) once; a later op of the same combination runs
+    only its traits' verifiers. Ops with regions or successors are checked in full
+    each time."""
+    original = OpDef.verify
+    keys = signatures or _Signatures()
+    passed: set[tuple[object, ...]] = set()
+
+    def verify(op_def: OpDef, op: Operation) -> None:
+        if op.regions or op.successors:
+            return original(op_def, op)
+        key = keys.key(id(op_def), op)
+        if key is None:
+            return original(op_def, op)
+        if key in passed:
+            for trait in op_def.traits:
+                trait.verify(op)
+            return
+        original(op_def, op)
+        passed.add(key)
+
+    OpDef.verify = verify  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        OpDef.verify = original  # type: ignore[method-assign]
+
+
+@contextmanager
+def _isolation_checked_once() -> Iterator[None]:
+    """xDSL's `IsolatedFromAbove.verify` walks all of the op's body, a module's
+    whole function, twice for a subclass of a decorated op (each definition runs
+    its traits); for the duration each op passes it once, and the walk looks each
+    operand's block up instead of climbing to the op from every operand. A failure
+    runs xDSL's check, which raises its error."""
+    original = IsolatedFromAbove.verify
+    passed: set[Operation] = set()
+
+    def verify(trait: IsolatedFromAbove, op: Operation) -> None:
+        if op in passed:
+            return
+        if not _isolated(op):
+            original(trait, op)
+        passed.add(op)
+
+    IsolatedFromAbove.verify = verify  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        IsolatedFromAbove.verify = original  # type: ignore[method-assign]
+
+
+def _isolated(op: Operation) -> bool:
+    """Whether xDSL's `IsolatedFromAbove` check of `op` passes: every operand of
+    every op in its regions, except inside nested isolated ops, is defined in them."""
+    inside: dict[Block | None, bool] = {None: False}
+
+    def within(block: Block | None) -> bool:
+        found = inside.get(block)
+        if found is None:
+            region = block.parent  # type: ignore[union-attr]
+            owner = None if region is None else region.parent
+            found = owner is op or (owner is not None and within(owner.parent))
+            inside[block] = found
+        return found
+
+    isolated: dict[type[Operation], bool] = {}
+    regions = list(op.regions)
+    while regions:
+        for block in regions.pop().blocks:
+            for child in block.ops:
+                for operand in child._operands:  # pyright: ignore[reportPrivateUsage]
+                    kind = type(operand)
+                    if kind is OpResult:
+                        if not within(operand.op.parent):
+                            return False
+                    elif kind is not BlockArgument or not within(operand.block):
+                        return False
+                cls = type(child)
+                nested = isolated.get(cls)
+                if nested is None:
+                    nested = isolated[cls] = child.has_trait(IsolatedFromAbove)
+                if not nested:
+                    regions += child.regions
+    return True
+
+
+class _ClassFacts:
+    """What the walk asks of an op class, found once per verification."""
+
+    __slots__ = ("memoized", "terminator", "traits")
+
+    def __init__(self, op: Operation) -> None:
+        self.memoized = get_interface(op, SignatureVerifier) is not None
+        self.terminator = op.has_trait(IsTerminator)
+        # The traits whose verifiers `Operation.verify` runs (every IRDL class
+        # in the MRO: a subclass may call its base's generated `verify_`) and
+        # that have a verifier at all.
+        traits: dict[int, OpTrait] = {}
+        for cls in type(op).__mro__:
+            if "get_irdl_definition" in vars(cls) and cls is not IRDLOperation:
+                for trait in cls.get_irdl_definition().traits:
+                    if type(trait).verify is not OpTrait.verify:
+                        traits.setdefault(id(trait), trait)
+        self.traits = tuple(traits.values())
+
+
+def _order_matters(region: Region | None) -> bool:
+    """Whether a use must follow its definition in the blocks of `region`: not when
+    it has several blocks (the CFG decides), nor in a graph region."""
+    if region is None or len(region.blocks) != 1:
+        return False
+    parent = region.parent
+    return not isinstance(parent, ModuleOp) and (
+        parent is None or get_interface(parent, GraphRegions) is None
+    )
+
+
+class _Walk:
+    """One pre-order walk verifying each op, then the dominance of its operands."""
+
+    def __init__(self, signatures: _Signatures) -> None:
+        self._signatures = signatures
+        self._passed: set[tuple[object, ...]] = set()
+        self._facts: dict[type[Operation], _ClassFacts] = {}
+        # The blocks the walk is in whose order matters -> their ops walked so far.
+        self._earlier: dict[Block, set[Operation]] = {}
+        self._orderless: set[Block | None] = set()
+
+    def visit(self, op: Operation) -> None:
+        self._verify(op)
+        self._check_dominance(op)
+        for region in op.regions:
+            ordered = _order_matters(region)
+            for block in region.blocks:
+                if not ordered:
+                    self._orderless.add(block)
+                    for child in block.ops:
+                        self.visit(child)
+                    continue
+                earlier = self._earlier[block] = set()
+                for child in block.ops:
+                    self.visit(child)
+                    earlier.add(child)
+                del self._earlier[block]
+
+    def _verify(self, op: Operation) -> None:
+        cls = type(op)
+        facts = self._facts.get(cls)
+        if facts is None:
+            facts = self._facts[cls] = _ClassFacts(op)
+        if not facts.memoized or op.regions or op.successors:
+            return _verify_in_full(op)
+        key = self._signatures.key(cls, op)
+        if key is None:
+            return _verify_in_full(op)
+        if key in self._passed and self._place_verifies(op, facts):
+            return
+        _verify_in_full(op)
+        self._passed.add(key)
+
+    @staticmethod
+    def _place_verifies(op: Operation, facts: _ClassFacts) -> bool:
+        """What `Operation.verify` checks of an op without regions or successors
+        beyond its signature passes: the terminator rule and its traits' verifiers
+        (erased operands: in the dominance check)."""
+        block = op.parent
+        if (
+            not facts.terminator
+            and block is not None
+            and block.last_op is op
+            and (region := block.parent) is not None
+        ):
+            count = len(region.blocks)
+            if count > 1 or (
+                count == 1 and region.parent is not None
+                and not region.parent.has_trait(NoTerminator)
+            ):
+                return False
+        try:
+            for trait in facts.traits:
+                trait.verify(op)
+        except Exception:
+            return False
+        return True
+
+    def _check_dominance(self, op: Operation) -> None:
+        """xDSL does not check that a value is defined before its use in a block
+        (MLIR does); without this a use before the definition parses and runs on
+        garbage."""
+        earlier = self._earlier
+        for number, operand in enumerate(op._operands):  # pyright: ignore[reportPrivateUsage]
+            kind = type(operand)
+            if kind is OpResult:
+                definer = operand.op
+                block = definer.parent
+                seen = earlier.get(block)
+                if seen is not None:
+                    if definer in seen:
+                        continue
+                elif block in self._orderless:
+                    continue
+                elif block is None or not _order_matters(block.parent):
+                    self._orderless.add(block)
+                    continue
+                self._dominance_error(op, number, definer)
+            elif kind is not BlockArgument:
+                _verify_in_full(op)  # an erased value: the op's verification says so
+
+    @staticmethod
+    def _dominance_error(op: Operation, number: int, definer: Operation) -> None:
+        if any(type(v) not in (OpResult, BlockArgument) for v in op._operands):  # pyright: ignore[reportPrivateUsage]
+            _verify_in_full(op)  # an erased operand: reported before dominance
+        raise UserError(
+            f"'{op.name}' op operand #{number} does not dominate this use "
+            f"(it is defined at {location_of(definer)})",
+            op=op,
+        )
+
+
+def _verify_in_full(op: Operation) -> None:
+    try:
+        op.verify(verify_nested_ops=False)
+    except Exception as error:  # xDSL verifiers raise more than VerifyException
+        message = str(error).strip() or type(error).__name__
+        # Dialects often prefix the op already ("'hip.add' op ..."; xDSL "op ...").
+        message = message.removeprefix(f"'{op.name}' op ").removeprefix("op ")
+        failure = UserError(f"'{op.name}' op {message}", op=op)
+        failure.notes = (_current_operation_note(op, failure.location),)
+        raise failure from None
 
 
 def _current_operation_note(op: Operation, location: Location | None) -> Diagnostic:
@@ -52,32 +334,3 @@ def _current_operation_note(op: Operation, location: Location | None) -> Diagnos
     except Exception:  # an op too broken to print still gets its error
         text = f'"{op.name}"(...)'
     return Diagnostic("note", f"see current operation: {text}", location)
-
-
-def _check_dominance(op: Operation, positions: dict[Block, dict[Operation, int]]) -> None:
-    """xDSL does not check that a value is defined before its use in a block (MLIR
-    does); without this a use before the definition parses and runs on garbage."""
-    for number, operand in enumerate(op.operands):
-        if not isinstance(operand, OpResult):
-            continue
-        block = operand.op.parent_block()
-        region = block.parent if block is not None else None
-        if block is None or region is None or len(region.blocks) != 1:
-            continue  # several blocks: the CFG decides, not the order
-        if isinstance(region.parent, ModuleOp) or (
-            region.parent is not None
-            and get_interface(region.parent, GraphRegions) is not None
-        ):
-            continue  # a graph region
-        user: Operation | None = op
-        while user is not None and user.parent_block() is not block:
-            user = user.parent_op()
-        order = positions.get(block)
-        if order is None:
-            order = positions[block] = {o: i for i, o in enumerate(block.ops)}
-        if user is None or order[user] <= order[operand.op]:
-            raise UserError(
-                f"'{op.name}' op operand #{number} does not dominate this use "
-                f"(it is defined at {location_of(operand.op)})",
-                op=op,
-            )

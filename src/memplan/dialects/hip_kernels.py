@@ -81,7 +81,13 @@ from memplan.dialects.hip_base import (
     print_attr_dict,
     verify_context,
 )
-from memplan.interfaces import OperandEffects, StreamExecution, buffer_operands_named, is_buffer
+from memplan.interfaces import (
+    OperandEffects,
+    SignatureVerifier,
+    StreamExecution,
+    buffer_operands_named,
+    is_buffer,
+)
 from memplan.parsing import TypeCachingParser
 
 __all__ = [
@@ -476,6 +482,9 @@ class KernelOp(IRDLOperation):
     traits = traits_def(
         StreamExecution(0),
         OperandEffects(reads=buffer_operands_named("ins"), writes=buffer_operands_named("outs")),
+        # The family's checks and every row's `check` read types, group sizes
+        # and attributes only.
+        SignatureVerifier(),
     )
 
     def __init__(

@@ -25,6 +25,7 @@ from memplan.interfaces import (
     OperandEffects,
     SuccessorOperands,
     PlannableAllocation,
+    SignatureVerifier,
     ViewLike,
     all_results,
     attach_trait,
@@ -91,6 +92,27 @@ _PLANNABLE: dict[type, PlannableAllocation] = {
 }
 
 
+# Ops whose verifiers (xDSL's, and those of memplan's subclasses, which inherit
+# the model) check nothing but types, properties and attributes: every arith op,
+# the memref ops below, the scf terminators (their parent is checked by a trait).
+_SIGNATURE_VERIFIED: tuple[type[Operation], ...] = (
+    *arith.Arith.operations,
+    memref.AllocOp,
+    memref.AllocaOp,
+    memref.LoadOp,
+    memref.StoreOp,
+    memref.DeallocOp,
+    memref.SubviewOp,
+    memref.ViewOp,
+    memref.ReinterpretCastOp,
+    memref.CastOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
+    scf.YieldOp,
+    scf.ConditionOp,
+)
+
+
 def _attach() -> None:
     for op_type, field in _VIEW_SOURCES.items():
         index = [name for name, _ in op_type.get_irdl_definition().operands].index(field)
@@ -118,6 +140,8 @@ def _attach() -> None:
     # branch look like it writes unknown memory.
     attach_trait(cf.BranchOp, NoMemoryEffect())
     attach_trait(cf.ConditionalBranchOp, NoMemoryEffect())
+    for op_type in _SIGNATURE_VERIFIED:
+        attach_trait(op_type, SignatureVerifier())
 
 
 def declare_canonicalization_patterns() -> None:
