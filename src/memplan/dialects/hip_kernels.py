@@ -529,10 +529,10 @@ class KernelOp(IRDLOperation):
     def ctx(self) -> SSAValue:
         return self.operands[0]
 
-    def _clause_values(self, clauses: Sequence[str]) -> tuple[SSAValue, ...]:
-        """The operands of the row's operands in `clauses`, sliced from the operand
-        list by the group sizes (the field accessors rebuild every group per call,
-        and effects ask for `ins`/`outs` of every kernel)."""
+    def _operand_groups(self) -> list[tuple[str, Sequence[SSAValue]]]:
+        """Each of the row's operands with its clause and values, sliced from the
+        operand list by the group sizes (the field accessors rebuild every group
+        per call, and effects ask for `ins`/`outs` of every kernel)."""
         operands = self.operands
         segments = self.properties.get("operandSegmentSizes")
         if isinstance(segments, DenseArrayBase):
@@ -540,12 +540,19 @@ class KernelOp(IRDLOperation):
         else:  # at most one group is optional or variadic: it takes the rest
             rest = len(operands) - 1 - sum(1 for o in self.SPEC.operands if o.arity == "one")
             sizes = [1 if o.arity == "one" else rest for o in self.SPEC.operands]
-        values: list[SSAValue] = []
+        groups: list[tuple[str, Sequence[SSAValue]]] = []
         start = 1
         for operand, size in zip(self.SPEC.operands, sizes):
-            if operand.clause in clauses:
-                values += operands[start:start + size]
+            groups.append((operand.clause, operands[start:start + size]))
             start += size
+        return groups
+
+    def _clause_values(self, clauses: Sequence[str]) -> tuple[SSAValue, ...]:
+        """The operands of the row's operands in `clauses`."""
+        values: list[SSAValue] = []
+        for clause, group in self._operand_groups():
+            if clause in clauses:
+                values += group
         return tuple(values)
 
     @property
@@ -627,13 +634,16 @@ class KernelOp(IRDLOperation):
             printer.print_string(f" {spec.head}(")
             printer.print_string(str(value.value.data) if isinstance(value, IntegerAttr) else "")
             printer.print_string(")")
-        print_typed_operands(printer, "ins", self._clause_values(("ins",)))
+        by_clause: dict[str, list[SSAValue]] = {}
+        for clause, group in self._operand_groups():
+            by_clause.setdefault(clause, []).extend(group)
+        print_typed_operands(printer, "ins", by_clause.get("ins", ()))
         for keyword in spec.keywords:
-            values = self._clause_values((keyword,))
+            values = by_clause.get(keyword)
             if values:
                 print_typed_operands(printer, keyword, values)
-        print_typed_operands(printer, "outs", self.outs)
-        print_attr_dict(printer, self, spec.defaults, () if spec.head is None else (spec.head,))
+        print_typed_operands(printer, "outs", by_clause.get("outs", ()))
+        print_attr_dict(printer, self, _defaults(spec), () if spec.head is None else (spec.head,))
         if self.results:
             printer.print_string(" -> " if spec.arrow else " : ")
             printer.print_list([r.type for r in self.results], printer.print_attribute)
@@ -724,6 +734,18 @@ def parse_typed_operands(parser: Parser, keyword: str) -> list[SSAValue]:
     if len(types) != len(names):
         parser.raise_error(f"'{keyword}' has {len(names)} operands but {len(types)} types", pos, end)
     return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+
+
+_DEFAULTS: dict[int, dict[str, Attribute]] = {}
+
+
+def _defaults(spec: KernelSpec) -> dict[str, Attribute]:
+    """`spec.defaults`, built once per row (the rows live as long as the module;
+    it was built per printed op)."""
+    known = _DEFAULTS.get(id(spec))
+    if known is None:
+        known = _DEFAULTS[id(spec)] = spec.defaults
+    return known
 
 
 def print_typed_operands(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:

@@ -13,21 +13,23 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     AffineMapAttr,
     AnyFloat,
+    IndexType,
     IntegerAttr,
     MemRefType,
     NoneAttr,
     UnrankedMemRefType,
+    i1,
     i64,
 )
 from xdsl.ir import Attribute
-from xdsl.printer import Printer
 
 from memplan.dialects.memref_layout import affine_map_text, is_identity_layout
+from memplan.printing.output import FastOutputPrinter
 
 
 
 
-class MlirBuiltinPrinter(Printer):
+class MlirBuiltinPrinter(FastOutputPrinter):
     """A Printer that writes memref types and float literals as `mlir-opt` does.
 
     Types and literals are printed by xDSL's builtin dialect, not by the ops, so
@@ -48,18 +50,39 @@ class MlirBuiltinPrinter(Printer):
     `print_attribute` (aliases) in front.
     """
 
+    _floats: dict[tuple[float, AnyFloat], str] | None = None
+
     def print_float(self, value: float, type: AnyFloat) -> None:
         if math.isnan(value) or math.isinf(value):
             raw = type.pack((value,))
             self.print_string(f"0x{raw[::-1].hex().upper()}")
             return
+        # The decimal rounding and the round trip through the type's bytes cost
+        # more than printing the op; a module repeats a few constants (epsilons).
+        # Zero is left out: -0.0 and 0.0 are one key.
+        if self._floats is None:
+            self._floats = {}
+        known = self._floats.get((value, type)) if value else None
+        if known is not None:
+            self.print_string(known)
+            return
         text = _mlir_exponential(value)
-        if type.unpack(type.pack([float(text)]), 1)[0] == value:
-            self.print_string(text)
-        else:
-            super().print_float(value, type)
+        if type.unpack(type.pack([float(text)]), 1)[0] != value:
+            text = self.printed_aside(lambda: super(MlirBuiltinPrinter, self).print_float(value, type))
+        if value:
+            self._floats[(value, type)] = text
+        self.print_string(text)
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if type(attribute) is IntegerAttr:
+            # xDSL's own compares the type with i1 twice (a dataclass comparison).
+            ty = attribute.type
+            if isinstance(ty, IndexType) or ty != i1:
+                self.print_string(f"{attribute.value.data:d} : ")
+                self.print_attribute(ty)
+            else:
+                self.print_string("true" if attribute.value.data else "false")
+            return
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_text(attribute.data)}>")
             return
