@@ -9,11 +9,12 @@ declares (`memplan.interfaces.RuntimeContext`), never by op or type names.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.traits import CallableOpInterface
 
@@ -26,8 +27,11 @@ __all__ = [
     "function_bodies",
     "index_constant",
     "integer_attr",
+    "erase_unused",
     "nested_ops",
+    "replace_allocation",
     "runtime_context",
+    "view_into",
 ]
 
 OpT = TypeVar("OpT", bound=Operation)
@@ -77,6 +81,38 @@ def index_constant(value: int) -> arith.ConstantOp:
     return arith.ConstantOp.create(
         result_types=[_INDEX], properties={"value": integer_attr(value, _INDEX)}
     )
+
+
+def view_into(
+    source: SSAValue, shift: SSAValue, sizes: Sequence[SSAValue], result_type: MemRefType
+) -> memref.ViewOp:
+    """`memref.view` of `source` at byte `shift`, built from its flat operands
+    (IRDL's constructor re-derives the operand groups on each of thousands of views)."""
+    return memref.ViewOp.create(operands=[source, shift, *sizes], result_types=[result_type])
+
+
+def erase_unused(op: Operation) -> None:
+    """Erase `op`, none of whose results is used. `Rewriter.erase_op` gives every
+    result a stand-in value with a copy of its name (checked by a regular
+    expression), thousands of times per pass; unused results need none."""
+    assert all(not r.uses for r in op.results), "erasing an op whose results are used"
+    op.detach()
+    op.drop_all_references()
+
+
+def replace_allocation(
+    op: Operation, new_ops: Sequence[Operation], replacement: SSAValue,
+    frees: Iterable[tuple[Operation, int]],
+) -> None:
+    """Put `new_ops` before the allocation `op`, give its buffer's uses (and name) to
+    `replacement`, and erase it and the ops in `frees` that freed it."""
+    block = op.parent_block()
+    assert block is not None
+    block.insert_ops_before(new_ops, op)
+    op.results[0].replace_all_uses_with(replacement)
+    erase_unused(op)
+    for free, _ in frees:
+        erase_unused(free)
 
 
 def describe_buffer(value: SSAValue) -> str:

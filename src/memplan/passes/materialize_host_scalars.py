@@ -38,7 +38,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
@@ -63,7 +62,9 @@ from memplan.passes.common import (
     function_bodies,
     index_constant,
     nested_ops,
+    replace_allocation,
     runtime_context,
+    view_into,
 )
 
 __all__ = ["ALIGNMENT", "MAX_ELEMENTS", "MaterializeHostScalars"]
@@ -236,12 +237,8 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             assert isinstance(op, Operation) and isinstance(root.type, MemRefType)
             shift = index_constant(offset)
             shift.result.name_hint = f"c{offset}"
-            view = memref.ViewOp(scratch.result, shift, [], root.type)
-            Rewriter.insert_op([shift, view], InsertPoint.before(op))
-            root.replace_all_uses_with(view.results[0])
-            Rewriter.erase_op(op)
-            for free, _ in info.frees:
-                Rewriter.erase_op(free)
+            view = view_into(scratch.result, shift.result, (), root.type)
+            replace_allocation(op, [shift, view], view.results[0], info.frees)
 
 
 def _constant(value: SSAValue) -> int | None:

@@ -77,11 +77,14 @@ from memplan.passes.base import MemplanPass
 from memplan.passes.common import (
     RemarksUnderDebug,
     describe_buffer,
+    erase_unused,
     function_bodies,
     index_constant,
     integer_attr,
     nested_ops,
+    replace_allocation,
     runtime_context,
+    view_into,
 )
 from memplan.planning import STRATEGIES as PLANNERS
 from memplan.planning import Buffer, Plan, Problem
@@ -458,7 +461,7 @@ class _Emitter:
     def prune(self) -> None:
         for op in reversed(self.ops):
             if all(not r.uses for r in op.results):
-                Rewriter.erase_op(op)
+                erase_unused(op)
         self.ops = [op for op in self.ops if op.parent is not None]
 
 
@@ -874,13 +877,8 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             shift = offsets[b]
             assert shift is not None
             constants.append(_Emitter.value_of(shift))
-            ops: list[Operation] = []
-            # `create`: IRDL's constructor re-derives the operand groups from the
-            # definition on each of thousands of views.
-            view = memref.ViewOp.create(
-                operands=[pools[domains[b]], shift, *c.sizes], result_types=[c.span_type]
-            )
-            ops.append(view)
+            view = view_into(pools[domains[b]], shift, c.sizes, c.span_type)
+            ops: list[Operation] = [view]
             replacement = view.results[0]
             if c.span_type != c.root.type:
                 t = c.root.type
@@ -891,13 +889,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 )
                 ops.append(cast)
                 replacement = cast.results[0]
-            if c.root.name_hint:
-                replacement.name_hint = c.root.name_hint
-            Rewriter.insert_op(ops, InsertPoint.before(c.op))
-            c.root.replace_all_uses_with(replacement)
-            Rewriter.erase_op(c.op)
-            for free, _ in c.info.frees:
-                Rewriter.erase_op(free)
+            replace_allocation(c.op, ops, replacement, c.info.frees)
         for emitter in emitters:
             emitter.prune()
         return constants
