@@ -358,6 +358,19 @@ class MlirNamingMixin(Printer):
             return name
         return super().print_ssa_value(value)
 
+    def value_text(self, value: SSAValue) -> str:
+        if self._ssa is not None and (name := self._ssa.names.get(value)) is not None:
+            return f"%{name}"
+        return super().value_text(value)
+
+    def results_text(self, op: Operation) -> str:
+        results = op.results
+        if len(results) == 1 and self._ssa is not None:
+            name = self._ssa.names.get(results[0])
+            if name is not None:
+                return f"%{name} = "
+        return "" if not results else super().results_text(op)
+
     def _print_results(self, op: Operation) -> None:
         results = op.results
         if not results:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO
 
+from xdsl.ir import Attribute, SSAValue
 from xdsl.printer import Printer
 
 _FLUSH_AT = 4096
@@ -70,6 +71,14 @@ class FastOutputPrinter(Printer):
         finally:
             self._emit, self._current_column, self._current_line = emit, column, line
         return "".join(parts)
+
+    def value_text(self, value: SSAValue) -> str:
+        """What `print_ssa_value` prints (compiled formats build an op's text)."""
+        return self.printed_aside(lambda: self.print_ssa_value(value))
+
+    def attribute_text(self, attribute: Attribute) -> str:
+        """What `print_attribute` prints."""
+        return self.printed_aside(lambda: self.print_attribute(attribute))
 
     def _write(self, content: str) -> None:
         self._emit(content)

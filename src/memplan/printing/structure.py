@@ -26,7 +26,7 @@ from xdsl.traits import IsolatedFromAbove, OpTrait
 
 from memplan.interfaces import get_interface
 from memplan.opaque import PrintsVerbatim
-from memplan.printing.formats import compiled_print
+from memplan.printing.formats import CompiledFormat, compiled_print
 from memplan.printing.output import FastOutputPrinter
 
 
@@ -271,6 +271,13 @@ class MlirStructurePrinter(FastOutputPrinter):
         self._printed_objects[id(attribute)] = (attribute, text)
         self.print_string(text)
 
+    def attribute_text(self, attribute: Attribute) -> str:
+        if self._cache_texts and self._used_aliases is None:
+            entry = self._printed_objects.get(id(attribute))
+            if entry is not None and entry[0] is attribute:
+                return entry[1]
+        return super().attribute_text(attribute)
+
     def _captured_text(self, attribute: Attribute) -> str | None:
         """The text of `attribute` printed aside; None (nothing printed) when it
         spans lines, which only the printer itself indents right."""
@@ -324,14 +331,25 @@ class MlirStructurePrinter(FastOutputPrinter):
 
     def _print_custom_op(self, op: Operation, plan: _OpPlan) -> None:
         """xDSL's `Printer.print_op` for the custom form, with the short op name."""
+        messages = self.diagnostic.op_messages
+        if plan.text is not None and not plan.isolated and not (messages and op in messages):
+            # The whole line as one string: results, name, the format's text and
+            # the location.
+            head = self.results_text(op) + self._short_name(op)
+            body = plan.text(op, self)
+            if "\n" not in body:
+                if self.print_debuginfo:
+                    body += " " + self.attribute_text(op.location)
+                self.print_string(head + body)
+                return
         begin_op_pos = self._current_column
         self._print_results(op)
         if plan.isolated:
             self.enter_scope()
         self.print_string(self._short_name(op))
-        if op in self.diagnostic.op_messages:
+        if messages and op in messages:
             end_op_pos = self._current_column
-            for message in self.diagnostic.op_messages[op]:
+            for message in messages[op]:
                 self._add_message_on_next_line(message, begin_op_pos, end_op_pos)
         plan.print(op, self)
         if self.print_debuginfo:
@@ -339,6 +357,10 @@ class MlirStructurePrinter(FastOutputPrinter):
             self.print_attribute(op.location)
         if plan.isolated:
             self.exit_scope()
+
+    def results_text(self, op: Operation) -> str:
+        """What `_print_results` prints."""
+        return self.printed_aside(lambda: self._print_results(op))
 
 
 @dataclass(frozen=True)
@@ -351,14 +373,18 @@ class _OpPlan:
     """The custom form's printer (declarative formats compiled); None: generic."""
     default_dialect: str
     isolated: bool
+    text: Callable[[Operation, Printer], str] | None
+    """A compiled format's text of an op, when it has one (`CompiledFormat.text`)."""
 
     @staticmethod
     def of(op_type: type[Operation], op: Operation) -> _OpPlan:
         syntax = custom_syntax_class(op)
         trait = get_interface(op, DefaultDialect)
+        print_op = None if syntax.print is Operation.print else compiled_print(syntax)
         return _OpPlan(
             verbatim=op.has_trait(PrintsVerbatim, value_if_unregistered=False),
-            print=None if syntax.print is Operation.print else compiled_print(syntax),
+            print=print_op,
             default_dialect=trait.dialect if trait is not None else "",
             isolated=bool(op.get_traits_of_type(IsolatedFromAbove)),
+            text=print_op.text if isinstance(print_op, CompiledFormat) else None,
         )

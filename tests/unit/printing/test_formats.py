@@ -46,7 +46,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from memplan.context import make_context
-from memplan.printing.formats import compile_program, compiled_print, format_program
+from memplan.printing import MlirPrinter, print_mlir, structure
+from memplan.printing.formats import CompiledFormat, compile_program, compiled_print, format_program
 from memplan.tools.source import parse_module
 
 
@@ -180,19 +181,25 @@ def _ops() -> list[Operation]:
     ]
 
 
-def _printed(print_op, op: Operation) -> str:
+def _printed(print_op, op: Operation, printer_type: type[Printer] = Printer) -> str:
     stream = io.StringIO()
-    print_op(op, Printer(stream=stream))
+    printer = printer_type(stream=stream)
+    print_op(op, printer)
     return stream.getvalue()
 
 
+@pytest.mark.parametrize("printer_type", [Printer, MlirPrinter], ids=["xdsl", "memplan"])
 @pytest.mark.parametrize("op", _ops(), ids=lambda op: op.name)
-def test_compiled_format_prints_as_xdsl(op: Operation):
+def test_compiled_format_prints_as_xdsl(op: Operation, printer_type: type[Printer]):
+    """Piece by piece through xDSL's printer, as one string through memplan's."""
     program = format_program(type(op))
     assert program is not None
-    expected = _printed(lambda op, printer: program.print(printer, op), op)
-    assert _printed(compile_program(program), op) == expected
-    assert _printed(compiled_print(type(op)), op) == expected
+    expected = _printed(lambda op, printer: program.print(printer, op), op, printer_type)
+    assert _printed(compile_program(program), op, printer_type) == expected
+    assert _printed(compiled_print(type(op)), op, printer_type) == expected
+    if printer_type is MlirPrinter and isinstance(compiled_print(type(op)), CompiledFormat):
+        text = compiled_print(type(op)).text
+        assert (text is None) == any(op.regions)
 
 
 def test_ops_with_their_own_print_keep_it():
@@ -215,6 +222,16 @@ def _decoder_ops() -> list[Operation]:
         sys.path.pop(0)
     text = pipeline_speed.decoder_module(300).text
     return list(parse_module(make_context(), text, "d.mlir").walk())
+
+
+def test_a_decoder_prints_as_with_xdsls_formats(monkeypatch):
+    """The whole module through memplan's printer: compiled formats (one string
+    per op) or xDSL's interpreter of them, the same text."""
+    module = _decoder_ops()[0]
+    compiled = print_mlir(module)
+    monkeypatch.setattr(structure, "compiled_print", lambda op_type: op_type.print)
+    assert print_mlir(module) == compiled
+    assert print_mlir(module, generic=True) != compiled
 
 
 def test_every_format_of_a_decoder_prints_as_xdsl():
