@@ -56,25 +56,62 @@ def verify_module(module: ModuleOp) -> None:
 
 
 class _Signatures:
-    """Keys equal for ops of equal signature under one head (an op class, an IRDL
-    definition). Values are compared by identity after interning: the parser shares
-    equal types and attributes, but a pass builds a new type object per op it
-    creates (every `memref.view` of a pool), so each object seen is mapped, by
-    value once, to the first equal one. For the duration of one verification (the
-    IR does not change meanwhile; the objects are kept, so their ids stay theirs)."""
+    """Which signatures (an op's operand and result types, properties and
+    attributes, under a head: its class, its IRDL definition) passed their checks,
+    for the duration of one verification (the IR does not change meanwhile).
+
+    An op is first looked up by the identities of those objects (the parser shares
+    equal types and attributes, most ops repeat an earlier op's objects), then by
+    value: a pass builds a new type object per op it creates (every `memref.view`
+    of a pool), so each object seen is mapped, by value once, to the first equal
+    one (and kept, so that ids stay their objects')."""
 
     def __init__(self) -> None:
         self._ids: dict[int, int] = {}
         self._first: dict[Attribute, int] = {}
-        self._kept: list[Attribute] = []
+        self._kept: list[object] = []
+        self._exact: set[tuple[object, ...]] = set()
+        self._equal: set[tuple[object, ...]] = set()
+
+    def unknown(self, head: object, op: Operation) -> tuple[object, ...] | None:
+        """None when an op of `op`'s signature under `head` passed; else what
+        `passed` records once `op` has passed."""
+        properties, attributes = op.properties, op.attributes
+        exact = (
+            head, *[id(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
+            None, *[id(r.type) for r in op.results],
+            *properties, *map(id, properties.values()),
+            None, *attributes, *map(id, attributes.values()),
+        )
+        if exact in self._exact:
+            return None
+        equal = self._equal_key(head, op)
+        if equal is not None and equal in self._equal:
+            self._add_exact(exact, op)
+            return None
+        return (exact, equal, op)
+
+    def passed(self, unknown: tuple[object, ...]) -> None:
+        exact, equal, op = unknown
+        self._add_exact(exact, op)
+        if equal is not None:
+            self._equal.add(equal)
+
+    def _add_exact(self, exact: tuple[object, ...], op: Operation) -> None:
+        self._exact.add(exact)
+        # The objects whose ids the key holds, kept so that no other takes an id.
+        self._kept.append((
+            [v.type for v in op._operands], [r.type for r in op.results],  # pyright: ignore[reportPrivateUsage]
+            [*op.properties.values()], [*op.attributes.values()],
+        ))
 
     def _intern(self, value: Attribute) -> int:
         found = self._ids[id(value)] = self._first.setdefault(value, id(value))
         self._kept.append(value)
         return found
 
-    def key(self, head: object, op: Operation) -> tuple[object, ...] | None:
-        """None when an attribute is unhashable (no memo for that op)."""
+    def _equal_key(self, head: object, op: Operation) -> tuple[object, ...] | None:
+        """By value; None when an attribute is unhashable."""
         ids, intern = self._ids.get, self._intern
         try:
             return (
@@ -96,21 +133,18 @@ def memoized_definition_checks(signatures: _Signatures | None = None) -> Iterato
     only its traits' verifiers. Ops with regions or successors are checked in full
     each time."""
     original = OpDef.verify
-    keys = signatures or _Signatures()
-    passed: set[tuple[object, ...]] = set()
+    known = signatures or _Signatures()
 
     def verify(op_def: OpDef, op: Operation) -> None:
-        if op.regions or op.successors:
+        if op.regions or op._successors:  # pyright: ignore[reportPrivateUsage]
             return original(op_def, op)
-        key = keys.key(id(op_def), op)
-        if key is None:
-            return original(op_def, op)
-        if key in passed:
+        unknown = known.unknown(id(op_def), op)
+        if unknown is None:
             for trait in op_def.traits:
                 trait.verify(op)
             return
         original(op_def, op)
-        passed.add(key)
+        known.passed(unknown)
 
     OpDef.verify = verify  # type: ignore[method-assign]
     try:
@@ -214,7 +248,6 @@ class _Walk:
 
     def __init__(self, signatures: _Signatures) -> None:
         self._signatures = signatures
-        self._passed: set[tuple[object, ...]] = set()
         self._facts: dict[type[Operation], _ClassFacts] = {}
         # The blocks the walk is in whose order matters -> their ops walked so far.
         self._earlier: dict[Block, set[Operation]] = {}
@@ -226,15 +259,18 @@ class _Walk:
         for region in op.regions:
             ordered = _order_matters(region)
             for block in region.blocks:
+                child = block.first_op
                 if not ordered:
                     self._orderless.add(block)
-                    for child in block.ops:
+                    while child is not None:
                         self.visit(child)
+                        child = child.next_op
                     continue
                 earlier = self._earlier[block] = set()
-                for child in block.ops:
+                while child is not None:
                     self.visit(child)
                     earlier.add(child)
+                    child = child.next_op
                 del self._earlier[block]
 
     def _verify(self, op: Operation) -> None:
@@ -242,15 +278,15 @@ class _Walk:
         facts = self._facts.get(cls)
         if facts is None:
             facts = self._facts[cls] = _ClassFacts(op)
-        if not facts.memoized or op.regions or op.successors:
+        if not facts.memoized or op.regions or op._successors:  # pyright: ignore[reportPrivateUsage]
             return _verify_in_full(op)
-        key = self._signatures.key(cls, op)
-        if key is None:
-            return _verify_in_full(op)
-        if key in self._passed and self._place_verifies(op, facts):
+        unknown = self._signatures.unknown(cls, op)
+        if unknown is None:
+            if not self._place_verifies(op, facts):
+                _verify_in_full(op)
             return
         _verify_in_full(op)
-        self._passed.add(key)
+        self._signatures.passed(unknown)
 
     @staticmethod
     def _place_verifies(op: Operation, facts: _ClassFacts) -> bool:

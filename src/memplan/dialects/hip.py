@@ -85,6 +85,7 @@ from memplan.interfaces import (
     POOL,
     ContextMemory,
     OperandEffects,
+    SignatureVerifier,
     StreamSynchronization,
     all_results,
     buffer_operands_named,
@@ -498,7 +499,9 @@ class _ReadbackOp(IRDLOperation):
     scalar = operand_def(TENSOR_OR_MEMREF)
 
     traits = traits_def(
-        StreamSynchronization(0), OperandEffects(reads=buffer_operands_named("scalar"))
+        StreamSynchronization(0),
+        OperandEffects(reads=buffer_operands_named("scalar")),
+        SignatureVerifier(),  # the result type's check
     )
     assembly_format = (
         "`(` $ctx `,` $scalar `:` type($scalar) `)` attr-dict `->` type($result)"

@@ -126,7 +126,7 @@ from memplan.dialects.util import (
     tied_operands_attr,
     verify_tied_operands,
 )
-from memplan.interfaces import OperandEffects, all_results, operands_named
+from memplan.interfaces import OperandEffects, SignatureVerifier, all_results, operands_named
 from memplan.printing import AsmResultNames, FixedResultNames
 
 
@@ -505,7 +505,7 @@ class TensorConstantOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), FixedResultNames(("cst",)))
+    traits = traits_def(STREAM_PATTERNS, Pure(), FixedResultNames(("cst",)), SignatureVerifier())
 
     custom_directives = (EncodingDims,)
 
@@ -549,7 +549,7 @@ class ResourceSizeOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(IndexType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SignatureVerifier())
 
     def __init__(
         self,
@@ -614,7 +614,7 @@ class AsyncTransferOp(IRDLOperation):
     execution_affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
+    traits = traits_def(STREAM_PATTERNS, Pure(), SignatureVerifier(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
     assembly_format = (
         "(`on` `(` qualified($execution_affinity)^ `)`)? "
@@ -663,7 +663,7 @@ class TensorSizeOfOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     storage_size = result_def(IndexType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure())
+    traits = traits_def(STREAM_PATTERNS, Pure(), SignatureVerifier())
 
     custom_directives = (EncodingDims,)
 
@@ -708,7 +708,7 @@ class TensorEncodeOp(IRDLOperation):
     result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
+    traits = traits_def(STREAM_PATTERNS, Pure(), SignatureVerifier(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
     custom_directives = (EncodingDims,)
 
