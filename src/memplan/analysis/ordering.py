@@ -71,7 +71,7 @@ import sys
 from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 
-import numpy as np
+from memplan.lazy_numpy import np
 from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator

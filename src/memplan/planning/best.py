@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numpy as np
+from memplan.lazy_numpy import np
 
 from .exact import MAX_SEARCH_CONFLICTS, fits_within
 from .greedy import (

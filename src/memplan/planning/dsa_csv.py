@@ -12,7 +12,7 @@ import io
 import os
 from pathlib import Path
 
-import numpy as np
+from memplan.lazy_numpy import np
 
 from memplan.files import write_output
 

@@ -52,7 +52,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-import numpy as np
+from memplan.lazy_numpy import np
 
 from .greedy import PREORDERS, greedy, preorder_ranks
 from .problem import Clock, Plan, Problem, Progress, align_up, no_progress
@@ -67,7 +67,7 @@ MAX_SEARCH_CONFLICTS = 2_000_000
 _RUN_UNIT = 400
 #: Failures remembered per buffer (from placing it), the most recent kept.
 _FAILURES_PER_PLACEMENT = 8
-_HIDDEN = np.iinfo(np.int64).max // 4  # offset given to buffers outside the current part
+_HIDDEN = (2**63 - 1) // 4  # (int64's maximum // 4) offset given to buffers outside the current part
 
 
 class _OutOfTime(Exception):

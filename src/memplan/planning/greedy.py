@@ -27,7 +27,7 @@ import heapq
 import weakref
 from collections.abc import Sequence
 
-import numpy as np
+from memplan.lazy_numpy import np
 
 from .problem import Plan, Problem, Progress, align_up, no_progress
 from .validate import validate_plan
@@ -233,7 +233,7 @@ def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
     return result
 
 
-_NO_ROOM = np.iinfo(np.int64).max
+_NO_ROOM = 2**63 - 1  # the largest int64 (a module constant may not load numpy)
 
 
 def _best_gap(offsets: np.ndarray, ends: np.ndarray, size: int, alignment: int) -> int:

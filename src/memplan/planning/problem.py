@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
-import numpy as np
+from memplan.lazy_numpy import np
 
 
 class PlanInputError(ValueError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 
-import numpy as np
+from memplan.lazy_numpy import np
 
 from .problem import Problem
 
