@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from memplan.lazy_numpy import np
 
-from .exact import MAX_SEARCH_CONFLICTS, fits_within
+from .exact import MAX_SEARCH_CONFLICTS, capacity_ladder
 from .greedy import (
     ORDERS,
     PREORDERS,
@@ -222,21 +222,10 @@ def best(
             best_offsets, best_pool = searched.offsets, searched.pool
             progress(best_pool)
     if searchable:
-        # Capacity ladder: aim halfway between the bound and the best pool; on success
-        # aim lower, on failure (or timeout) aim closer to the best pool.
-        low = goal
-        while best_pool > low and clock() < deadline:
-            target = low + (best_pool - low) // 2
-            remaining_time = deadline - clock()
-            result = fits_within(problem, target, max(0.0, remaining_time / 3), clock=clock)
-            searches += 1
-            if result.offsets is not None:
-                best_offsets = result.offsets
-                best_pool = _pool(problem, best_offsets)
-                progress(best_pool)
-                improvements += 1
-            else:
-                low = target + 1
+        laddered, searches = capacity_ladder(problem, best_offsets, goal, deadline, clock=clock, progress=progress)
+        if _pool(problem, laddered) < best_pool:
+            improvements += 1
+            best_offsets, best_pool = laddered, _pool(problem, laddered)
     validate_plan(problem, best_offsets)
     stats = {
         "searches": searches,

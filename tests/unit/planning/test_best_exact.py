@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memplan.planning import Buffer, Problem, best, exact, greedy
+from memplan.planning import Buffer, Plan, Problem, best, exact, greedy
 from memplan.planning.exact import fits_within
 from memplan.planning.greedy import preorder_ranks
 
@@ -181,3 +182,36 @@ def test_exact_finds_a_perfect_packing_where_one_exists(seed, pieces):
     assert result.offsets is not None
     assert not overlapping_pairs(problem, result.offsets)
     assert int((result.offsets + problem.sizes).max()) <= 32
+
+
+def stacked(problem: Problem) -> np.ndarray:
+    """Offsets sharing nothing: each buffer above the one before."""
+    return np.concatenate([[0], np.cumsum(problem.sizes)[:-1]]).astype(np.int64)
+
+
+@given(interval_problems(max_buffers=7, max_time=6, max_size=9))
+@settings(max_examples=60, deadline=None)
+def test_the_capacity_ladder_lowers_a_plan_to_the_optimum(problem):
+    from memplan.planning.exact import capacity_ladder
+
+    offsets, _ = capacity_ladder(problem, stacked(problem), problem.lower_bound(), time.monotonic() + 5.0)
+    assert not overlapping_pairs(problem, offsets)
+    assert int((offsets + problem.sizes).max(initial=0)) == brute_force_optimum(problem)
+
+
+@given(interval_problems(max_buffers=7, max_time=6, max_size=9))
+@settings(max_examples=60, deadline=None)
+def test_exact_below_the_optimum_still_returns_an_optimal_plan(problem):
+    # With no incumbent from best, the known plan is the one given (sharing nothing);
+    # a capacity one byte below the optimum is refuted, and the time kept back lowers
+    # the known plan to the optimum.
+    optimum = brute_force_optimum(problem)
+    if optimum == 0:
+        return
+    initial = Plan(problem, stacked(problem), "stacked")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys.modules["memplan.planning.exact"], "INCUMBENT_MAX_BUFFERS", 0)
+        plan = exact(problem, capacity=optimum - 1, time_limit=5.0, initial=initial)
+    assert plan.stats["capacity_met"] is False
+    assert not overlapping_pairs(problem, plan.offsets)
+    assert plan.pool_size == optimum
