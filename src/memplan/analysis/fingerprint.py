@@ -17,7 +17,7 @@ the number its uses got. It costs one pre-order walk (about half a `cse` run).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from xdsl.ir import Block, Operation, SSAValue
@@ -41,55 +41,71 @@ def fingerprint(root: Operation) -> Fingerprint:
     Values defined outside `root` are numbered (negatively) in order of first use,
     so a sub-op's fingerprint is still canonical.
     """
+    # One entry per op (name, operand numbers, result types, forward uses,
+    # successors, sorted properties and attributes, block count per region) and per
+    # block (op count, argument types, forward uses). Written for speed: the
+    # fixed-point iterator takes one per round of a whole module.
     values: dict[SSAValue, int] = {}
     outside: dict[SSAValue, int] = {}
     blocks: dict[Block, int] = {}
     entries: list[Hashable] = []
+    append = entries.append
+    find = values.get
 
-    def number(value: SSAValue) -> int:
-        found = values.get(value)
-        if found is not None:
-            return found
+    def number_outside(value: SSAValue) -> int:
         found = outside.get(value)
         if found is None:
             found = outside[value] = -1 - len(outside)
         return found
 
-    def forward_uses(defined: Sequence[SSAValue]) -> tuple[int | None, ...]:
-        """For values used before their definition in the walk (a block listed
-        before the block that defines what it uses): the number their uses got, so
-        that which forward use is which value is part of the fingerprint."""
-        if not outside:
+    def sorted_items(table: dict) -> tuple:
+        if not table:
             return ()
-        return tuple(outside.get(v) for v in defined)
+        if len(table) == 1:
+            return tuple(table.items())
+        return tuple(sorted(table.items()))
 
     def visit_op(op: Operation) -> None:
-        entries.append((
+        operands = op._operands  # pyright: ignore[reportPrivateUsage]
+        numbers = tuple(
+            n if (n := find(v)) is not None else number_outside(v) for v in operands
+        ) if operands else ()
+        results = op.results
+        successors = op._successors  # pyright: ignore[reportPrivateUsage]
+        regions = op.regions
+        append((
             op.name,
-            tuple(number(v) for v in op.operands),
-            tuple(r.type for r in op.results),
-            forward_uses(op.results),
-            tuple(blocks.get(b, -1) for b in op.successors),
-            tuple(sorted(op.properties.items())),
-            tuple(sorted(op.attributes.items())),
-            tuple(len(r.blocks) for r in op.regions),
+            numbers,
+            tuple(r.type for r in results),
+            # Values used before their definition in the walk (a block listed
+            # before the block that defines what it uses): the number their uses
+            # got, so that which forward use is which value is part of it.
+            tuple(outside.get(r) for r in results) if outside else (),
+            tuple(blocks.get(b, -1) for b in successors) if successors else (),
+            sorted_items(op.properties),
+            sorted_items(op.attributes),
+            tuple(len(r.blocks) for r in regions) if regions else (),
         ))
-        for result in op.results:
+        for result in results:
             values[result] = len(values)
-        for region in op.regions:
+        for region in regions:
             # Number the region's blocks first: branches may target later blocks.
             for block in region.blocks:
                 blocks[block] = len(blocks)
             for block in region.blocks:
-                entries.append((
-                    len(block.ops),
-                    tuple(a.type for a in block.args),
-                    forward_uses(block.args),
-                ))
-                for arg in block.args:
+                args = block.args
+                forward = tuple(outside.get(a) for a in args) if outside else ()
+                at = len(entries)
+                append(None)
+                for arg in args:
                     values[arg] = len(values)
-                for nested in block.ops:
+                count = 0
+                nested = block.first_op
+                while nested is not None:
+                    count += 1
                     visit_op(nested)
+                    nested = nested.next_op
+                entries[at] = (count, tuple(a.type for a in args), forward)
 
     visit_op(root)
     return Fingerprint(tuple(entries))
