@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     AffineMapAttr,
     AnyFloat,
+    FileLineColLoc,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -24,7 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from memplan.dialects.memref_layout import affine_map_text, is_identity_layout
-from memplan.printing.output import FastOutputPrinter
+from memplan.printing.output import FastOutputPrinter, string_literal
 
 
 
@@ -82,6 +83,14 @@ class MlirBuiltinPrinter(FastOutputPrinter):
                 self.print_attribute(ty)
             else:
                 self.print_string("true" if attribute.value.data else "false")
+            return
+        if type(attribute) is FileLineColLoc:
+            # Every op's location with --mlir-print-debuginfo: one write.
+            text = (
+                f"{string_literal(attribute.filename.data)}:"
+                f"{attribute.line.data:d}:{attribute.column.data:d}"
+            )
+            self.print_string(text if self.printing_location else f"loc({text})")
             return
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_text(attribute.data)}>")

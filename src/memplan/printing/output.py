@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import IO
 
 from xdsl.ir import Attribute, SSAValue
@@ -80,6 +81,12 @@ class FastOutputPrinter(Printer):
         """What `print_attribute` prints."""
         return self.printed_aside(lambda: self.print_attribute(attribute))
 
+    def print_string_literal(self, string: str) -> None:
+        self.print_string(string_literal(string))
+
+    def print_bytes_literal(self, bytestring: bytes) -> None:
+        self.print_string(_bytes_literal(bytestring))
+
     def _write(self, content: str) -> None:
         self._emit(content)
 
@@ -104,3 +111,20 @@ class FastOutputPrinter(Printer):
 
 
 _NEW_LINES = tuple("\n" + " " * n for n in range(64))
+
+_BYTES = tuple(
+    "\\\\" if byte == 0x5C else f"\\{byte:02X}" if byte < 0x20 or byte > 0x7E or byte == 0x22 else chr(byte)
+    for byte in range(256)
+)
+"""xDSL's `print_bytes_literal` spelling of each byte."""
+
+
+def _bytes_literal(bytestring: bytes) -> str:
+    return '"' + "".join([_BYTES[byte] for byte in bytestring]) + '"'
+
+
+@lru_cache(maxsize=4096)
+def string_literal(string: str) -> str:
+    """`print_string_literal`'s text, in one write (xDSL writes each byte apart;
+    with locations printed, every op names its file)."""
+    return _bytes_literal(string.encode("utf-8"))

@@ -18,7 +18,9 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BuiltinAttribute,
     DictionaryAttr,
+    FunctionType,
     ModuleOp,
+    UnregisteredOp,
 )
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.printer import Printer
@@ -304,7 +306,11 @@ class MlirStructurePrinter(FastOutputPrinter):
             op.print_verbatim(self)  # type: ignore[attr-defined]
             return
         if self.print_generic_format or plan.print is None:
-            super().print_op(op)
+            text = self._generic_text(op, plan)
+            if text is None:
+                super().print_op(op)
+            else:
+                self.print_string(text)
             return
         self._default_dialects.append(plan.default_dialect)
         try:
@@ -357,6 +363,38 @@ class MlirStructurePrinter(FastOutputPrinter):
             self.print_attribute(op.location)
         if plan.isolated:
             self.exit_scope()
+
+    def _generic_text(self, op: Operation, plan: _OpPlan) -> str | None:
+        """xDSL's generic form of an op without regions or successors as one
+        string; None for the others, which xDSL's `print_op` prints."""
+        messages = self.diagnostic.op_messages
+        if (
+            op.regions
+            or op.successors
+            or plan.isolated
+            or isinstance(op, UnregisteredOp)
+            or self.print_properties_as_attributes
+            or (messages and op in messages)
+        ):
+            return None
+        parts = [self.results_text(op), '"', op.name, '"(', ", ".join(map(self.value_text, op.operands)), ")"]
+        if op.properties:
+            parts += [" <", self.printed_aside(lambda: self.print_attr_dict(op.properties)), ">"]
+        if op.attributes:
+            parts += [" ", self.printed_aside(lambda: self.print_attr_dict(op.attributes))]
+        parts += [" : (", ", ".join(map(self.attribute_text, op.operand_types)), ") -> "]
+        outputs = op.result_types
+        if not outputs:
+            parts.append("()")
+        elif len(outputs) == 1:
+            text = self.attribute_text(outputs[0])
+            parts.append(f"({text})" if isinstance(outputs[0], FunctionType) else text)
+        else:
+            parts += ["(", ", ".join(map(self.attribute_text, outputs)), ")"]
+        if self.print_debuginfo:
+            parts += [" ", self.attribute_text(op.location)]
+        text = "".join(parts)
+        return None if "\n" in text else text
 
     def results_text(self, op: Operation) -> str:
         """What `_print_results` prints."""
