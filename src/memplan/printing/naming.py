@@ -26,6 +26,7 @@ combines it with the other printing conventions.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,6 +65,7 @@ class FixedResultNames(AsmResultNames):
         return self.names
 
 
+@lru_cache(maxsize=4096)
 def sanitize_ssa_name(name: str) -> str:
     """The SSA name MLIR's printer makes of `name` (its `sanitizeIdentifier`).
 
@@ -253,6 +255,9 @@ class _SsaNames:
         results = op.results
         if not results:
             return
+        if len(results) == 1:
+            self._number_result(op, results[0], counters, scope)
+            return
         hints: list[str | None] = [None] * len(results)
         if self.keep_names:
             hints = [r.name_hint for r in results]
@@ -285,6 +290,20 @@ class _SsaNames:
                 self.names[result] = str(counters.value)
                 counters.value += 1
 
+
+    def _number_result(self, op: Operation, result: SSAValue, counters: _Counters, scope: _Scope) -> None:
+        """`_number_op` for the one result of most ops (no groups to form)."""
+        hint = result.name_hint if self.keep_names else None
+        if self.use_names and not hint:
+            trait = get_interface(op, AsmResultNames)
+            if trait is not None:
+                defaults = trait.result_names(op)
+                hint = defaults[0] if defaults else None
+        if hint:
+            self.names[result] = self._unique(sanitize_ssa_name(hint), counters, scope)
+        else:
+            self.names[result] = str(counters.value)
+            counters.value += 1
 
     def _number_named_groups(
         self, op: Operation, hints: list[str | None], counters: _Counters, scope: _Scope
