@@ -21,7 +21,9 @@ questions about that, from symbol references alone (any op that names a function
   callees already use and ask for.
 
 Building it walks the module once; the queries are linear in the functions and
-references they reach.
+references they reach. The passes of a pipeline share one graph
+(`memplan.analysis.cache`); a pass that adds ops the graph records reports them
+(`added`).
 """
 
 from __future__ import annotations
@@ -77,25 +79,35 @@ class CallGraph:
         # Each function's context-memory ops, by their model's identity, recorded
         # in this one walk so that queries never walk a callee again.
         self._memory: dict[Operation | None, dict[tuple[object, ...], list[Operation]]] = {}
-        symbols = SymbolIndex(module)
-        scanner = SymbolRefScanner()
+        self._symbols = SymbolIndex(module)
+        self._scanner = SymbolRefScanner()
         for op in module.walk():
-            if (model := context_memory(op)) is not None:
-                self._memory.setdefault(_enclosing_function(op), {}).setdefault(
-                    model.identity(op), []).append(op)
-            refs = scanner.op_refs(op)
-            if not refs:
-                continue
-            owner = _enclosing_function(op)
-            for ref in refs:
-                target = symbols.lookup(ref)
-                if target is not None and _has_body(target):
-                    self._callers.setdefault(target, op)
-                    self._callees.setdefault(owner, []).append(target)
-                elif _may_run_code_with_context(op) and (
-                    target is None or get_interface(target, CallableOpInterface) is not None
-                ):
-                    self._unknown.setdefault(owner, op)
+            self._record(op)
+
+    def _record(self, op: Operation) -> None:
+        if (model := context_memory(op)) is not None:
+            self._memory.setdefault(_enclosing_function(op), {}).setdefault(
+                model.identity(op), []).append(op)
+        refs = self._scanner.op_refs(op)
+        if not refs:
+            return
+        owner = _enclosing_function(op)
+        for ref in refs:
+            target = self._symbols.lookup(ref)
+            if target is not None and _has_body(target):
+                self._callers.setdefault(target, op)
+                self._callees.setdefault(owner, []).append(target)
+            elif _may_run_code_with_context(op) and (
+                target is None or get_interface(target, CallableOpInterface) is not None
+            ):
+                self._unknown.setdefault(owner, op)
+
+    def added(self, op: Operation) -> None:
+        """Take in `op`, just put into the module by a pass that keeps this graph
+        true (`MemplanPass.preserved_analyses`) instead of rebuilding it: an op
+        that defines no symbol and, among the ops of its function taking the same
+        context memory, comes last in program order (or is the only one)."""
+        self._record(op)
 
     def caller(self, function: Operation) -> Operation | None:
         """An op that references `function` (a call, an outlined body's loop)."""

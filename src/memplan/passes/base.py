@@ -6,10 +6,13 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+
+from memplan.analysis.cache import Analysis
 
 
 @dataclass(frozen=True)
@@ -19,6 +22,18 @@ class MemplanPass(ModulePass):
     Pipelines and tests read the report; the fixed-point iterator does not trust it
     and compares fingerprints instead, but a unit test holds every pass to it.
     """
+
+    shares_analyses: ClassVar[bool] = False
+    """The pass takes module analyses from a running pipeline
+    (`memplan.analysis.cache.module_analysis`) and runs no other pass, so whatever
+    it takes is current: a named pipeline shares analyses only among such passes
+    (a pass that runs others, such as the fixed-point iterator, would hand them a
+    result that their changes left stale)."""
+
+    preserved_analyses: ClassVar[tuple[Analysis, ...]] = ()
+    """The module analyses that stay true when the pass changes the IR, because it
+    changes nothing they record or updates them itself; a named pipeline drops every
+    other one after a change."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self.run(ctx, op)

@@ -52,6 +52,7 @@ from xdsl.traits import ConstantLike
 
 from memplan.analysis.aliasing import static_bytes
 from memplan.analysis.byte_ranges import constant_reach
+from memplan.analysis.cache import module_analysis
 from memplan.analysis.calls import CallGraph, shared_context_memory
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
 from memplan.dialects.hip import ContextType, GetHostScratchOp
@@ -86,13 +87,18 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
 
     name = "materialize-host-scalars"
 
+    shares_analyses = True
+    # It adds no function and no symbol reference, and reports the one context
+    # memory op it may add to the call graph.
+    preserved_analyses = (CallGraph, function_bodies)
+
     debug: bool = False
     """Remark why a function or a host-fed buffer was left alone."""
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         changed = False
-        calls = CallGraph(module)
-        for function, region in function_bodies(module):
+        calls = module_analysis(module, CallGraph)
+        for function, region in module_analysis(module, function_bodies):
             entry = region.blocks[0]
             context = runtime_context(region)
             if context is None:
@@ -113,7 +119,7 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
                 continue
             existing = nested_ops(function, GetHostScratchOp)
             if not existing:
-                self._materialize(context, candidates, None, reserved)
+                calls.added(self._materialize(context, candidates, None, reserved))
                 changed = True
                 continue
             # The runtime has one scratch buffer per context: a second one would be
@@ -208,10 +214,10 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         candidates: list[tuple[SSAValue, BufferInfo]],
         reuse: tuple[GetHostScratchOp, int, int] | None,
         reserved: tuple[int, int],
-    ) -> None:
-        """View each candidate into the scratch: a new one at the top of the entry
-        block, or the existing one (moved there, grown to hold the new buffers after
-        the bytes its views already use). `reserved`: how far the scratch uses of the
+    ) -> GetHostScratchOp:
+        """View each candidate into the scratch, which it returns: a new one at the
+        top of the entry block, or the existing one (moved there, grown to hold the
+        new buffers after the bytes its views already use). `reserved`: how far the scratch uses of the
         functions it calls reach, and the largest size they ask for; new buffers go
         after those bytes, and the scratch is asked for at least that size, so a
         callee neither overlaps them nor makes the runtime grow (and move) it."""
@@ -239,6 +245,7 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             shift.result.name_hint = f"c{offset}"
             view = view_into(scratch.result, shift.result, (), root.type)
             replace_allocation(op, [shift, view], view.results[0], info.frees)
+        return scratch
 
 
 def _constant(value: SSAValue) -> int | None:

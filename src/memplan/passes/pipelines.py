@@ -14,12 +14,14 @@ any pass and its options are dataclass fields as usual. Adding one is a few line
 from __future__ import annotations
 
 from abc import abstractmethod
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
+from memplan.analysis.cache import shared_analyses
 from memplan.analysis.fingerprint import fingerprint
 from memplan.passes.base import MemplanPass
 from memplan.passes.fixed_point_iterator import NestedPass, parse_nested
@@ -51,12 +53,21 @@ class NamedPipeline(MemplanPass):
         object.__setattr__(self, "_passes", parse_nested(self.expand()))
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
-        """Change as the nested memplan passes report it (each exactly); fingerprints
-        (two whole-module walks) only when a nested pass reports nothing."""
-        if all(isinstance(n.instance, MemplanPass) for n in self._passes):
+        """Change as the nested memplan passes report it (each exactly), and, when
+        every one `shares_analyses`, their module analyses shared
+        (`memplan.analysis.cache`) from one pass to the next until one reports a
+        change they do not survive; fingerprints (two whole-module walks) only when
+        a nested pass reports nothing."""
+        instances = [n.instance for n in self._passes]
+        if all(isinstance(p, MemplanPass) for p in instances):
             changed = False
-            for nested in self._passes:
-                changed |= nested.instance.run(ctx, module)  # type: ignore[attr-defined]
+            sharing = all(p.shares_analyses for p in instances)  # type: ignore[attr-defined]
+            with shared_analyses(module) if sharing else nullcontext() as analyses:
+                for instance in instances:
+                    if instance.run(ctx, module):  # type: ignore[attr-defined]
+                        changed = True
+                        if analyses is not None:
+                            analyses.changed(instance.preserved_analyses)  # type: ignore[attr-defined]
             return changed
         before = fingerprint(module)
         for nested in self._passes:

@@ -66,6 +66,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from memplan.analysis.cache import module_analysis
 from memplan.analysis.calls import CallGraph, shared_context_memory
 from memplan.analysis.data_layout import alloc_size
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
@@ -510,6 +511,8 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
 
     name = "pool-allocs"
 
+    shares_analyses = True
+
     alignment: int = DEFAULT_ALIGNMENT
     """Byte alignment of every offset (a positive power of two); a buffer asking for
     more (`alignment = N` on the allocation) gets its own."""
@@ -554,8 +557,8 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         recorded: list[tuple[Operation, dict[str, Attribute]]] = []
         pooled_before: list[Operation] = []
         with_context = False
-        calls = CallGraph(module)
-        for function, region in function_bodies(module):
+        calls = module_analysis(module, CallGraph)
+        for function, region in module_analysis(module, function_bodies):
             entry = region.blocks[0]
             if nested_ops(function, GetPoolOp):
                 # It counts for the module's plan even though it is not planned now.
