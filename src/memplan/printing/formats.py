@@ -10,8 +10,12 @@ attributes themselves. Directives this module does not model (custom directives,
 subclasses that override `print`) are run as xDSL runs them, with a real
 `PrintingState`, and the walk continues from the state they leave.
 
-The output is xDSL's, byte for byte (tests/unit/tool/test_printing.py compares
-them on formats of every kind).
+Each format is compiled twice: to steps that print, and to steps that return the
+text they would print, which memplan's printer joins with the op's results and
+name into one write (`CompiledFormat.text`; formats with regions have none).
+
+The output is xDSL's, byte for byte (tests/unit/printing/test_formats.py compares
+them on formats of every kind, through xDSL's printer and memplan's).
 """
 
 from __future__ import annotations
@@ -110,6 +114,10 @@ class CompiledFormat:
 
     def __init__(self, program: FormatProgram, op_type: type[Operation] | None) -> None:
         self._prefix, self._rest = _Compiler(op_type, text=False).sequence(program.stmts, 0, _START, None)
+        # What the format prints for an op through memplan's printer, as one
+        # string (None: the format has regions); printed piece by piece instead
+        # when the string spans lines.
+        self.text: Callable[[Operation, FastOutputPrinter], str] | None
         compiler = _Compiler(op_type, text=True)
         prefix, rest = compiler.sequence(program.stmts, 0, _START, None)
         if compiler.failed:
@@ -118,9 +126,6 @@ class CompiledFormat:
             self.text = lambda op, printer: prefix
         else:
             self.text = lambda op, printer: prefix + rest(printer, op)
-        """What the format prints for an op through memplan's printer, as one
-        string (None: the format has regions); printed piece by piece instead
-        when the string spans lines."""
 
     def __call__(self, op: Operation, printer: Printer) -> None:
         if self.text is not None and isinstance(printer, FastOutputPrinter):
