@@ -271,6 +271,10 @@ class RepeatedOpParser(TypeCachingParser):
         templates = self._templates
         template = templates.get(key, False)
         if template:
+            # The op around this one has a region, so it never becomes a template:
+            # its list would only collect the operands of every rebuilt op of its
+            # body (8 MiB at the end of a 20k-op function).
+            self._resolutions = None
             return self._rebuild(template, start, text, end)
         outer = self._resolutions
         self._resolutions = [] if template is not None and len(templates) < _MAX_OP_TEXTS else None
