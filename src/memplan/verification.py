@@ -57,61 +57,37 @@ def verify_module(module: ModuleOp) -> None:
 
 class _Signatures:
     """Which signatures (an op's operand and result types, properties and
-    attributes, under a head: its class, its IRDL definition) passed their checks,
-    for the duration of one verification (the IR does not change meanwhile).
+    attributes, under a head: its class, its IRDL definition) passed their checks.
 
-    An op is first looked up by the identities of those objects (the parser shares
-    equal types and attributes, most ops repeat an earlier op's objects), then by
-    value: a pass builds a new type object per op it creates (every `memref.view`
-    of a pool), so each object seen is mapped, by value once, to the first equal
-    one (and kept, so that ids stay their objects')."""
+    Compared by identity after interning: the parser shares equal types and
+    attributes, but a pass builds a new type object per op it creates (every
+    `memref.view` of a pool), so each object is mapped, by value, to the first
+    equal one, which is then found by its id (a later equal object, mostly built
+    for one op, is looked up by value each time rather than remembered)."""
 
     def __init__(self) -> None:
         self._ids: dict[int, int] = {}
         self._first: dict[Attribute, int] = {}
-        self._kept: list[object] = []
-        self._exact: set[tuple[object, ...]] = set()
-        self._equal: set[tuple[object, ...]] = set()
+        self._passed: set[tuple[object, ...]] = set()
 
     def unknown(self, head: object, op: Operation) -> tuple[object, ...] | None:
-        """None when an op of `op`'s signature under `head` passed; else what
-        `passed` records once `op` has passed."""
-        properties, attributes = op.properties, op.attributes
-        exact = (
-            head, *[id(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
-            None, *[id(r.type) for r in op.results],
-            *properties, *map(id, properties.values()),
-            None, *attributes, *map(id, attributes.values()),
-        )
-        if exact in self._exact:
-            return None
-        equal = self._equal_key(head, op)
-        if equal is not None and equal in self._equal:
-            self._add_exact(exact, op)
-            return None
-        return (exact, equal, op)
+        """None when an op of `op`'s signature under `head` passed; else the key
+        `passed` records once `op` has passed (an empty one when an attribute is
+        unhashable: nothing is recorded)."""
+        key = self._key(head, op)
+        return None if key in self._passed else key
 
-    def passed(self, unknown: tuple[object, ...]) -> None:
-        exact, equal, op = unknown
-        self._add_exact(exact, op)
-        if equal is not None:
-            self._equal.add(equal)
-
-    def _add_exact(self, exact: tuple[object, ...], op: Operation) -> None:
-        self._exact.add(exact)
-        # The objects whose ids the key holds, kept so that no other takes an id.
-        self._kept.append((
-            [v.type for v in op._operands], [r.type for r in op.results],  # pyright: ignore[reportPrivateUsage]
-            [*op.properties.values()], [*op.attributes.values()],
-        ))
+    def passed(self, key: tuple[object, ...]) -> None:
+        if key:
+            self._passed.add(key)
 
     def _intern(self, value: Attribute) -> int:
-        found = self._ids[id(value)] = self._first.setdefault(value, id(value))
-        self._kept.append(value)
+        found = self._first.setdefault(value, id(value))
+        if found == id(value):  # the first of its value, which `_first` keeps
+            self._ids[found] = found
         return found
 
-    def _equal_key(self, head: object, op: Operation) -> tuple[object, ...] | None:
-        """By value; None when an attribute is unhashable."""
+    def _key(self, head: object, op: Operation) -> tuple[object, ...]:
         ids, intern = self._ids.get, self._intern
         try:
             return (
@@ -122,7 +98,7 @@ class _Signatures:
                 *[x for n, a in op.attributes.items() for x in (n, ids(id(a)) or intern(a))],
             )
         except TypeError:
-            return None
+            return ()
 
 
 @contextmanager
@@ -249,8 +225,9 @@ class _Walk:
     def __init__(self, signatures: _Signatures) -> None:
         self._signatures = signatures
         self._facts: dict[type[Operation], _ClassFacts] = {}
-        # The blocks the walk is in whose order matters -> their ops walked so far.
-        self._earlier: dict[Block, set[Operation]] = {}
+        # The blocks the walk is in whose order matters -> their ops walked so far
+        # (dictionaries: a third smaller than sets).
+        self._earlier: dict[Block, dict[Operation, None]] = {}
         self._orderless: set[Block | None] = set()
 
     def visit(self, op: Operation) -> None:
@@ -266,10 +243,10 @@ class _Walk:
                         self.visit(child)
                         child = child.next_op
                     continue
-                earlier = self._earlier[block] = set()
+                earlier = self._earlier[block] = {}
                 while child is not None:
                     self.visit(child)
-                    earlier.add(child)
+                    earlier[child] = None
                     child = child.next_op
                 del self._earlier[block]
 
