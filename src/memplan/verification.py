@@ -20,9 +20,8 @@ check of the place fails, the op's full verification runs and reports the error,
 so every error is found and worded as by the full verification of every op.
 
 Dominance is checked in the same walk: each block whose order matters (one block
-in its region, not a graph region) keeps the set of its ops walked so far, and an
-operand defined in such a block must be in that set of one of the blocks the
-walk is in. The walk starts at a module, isolated from above: a value from
+in its region, not a graph region) keeps the ops walked so far, and an operand
+defined in such a block must be among those of one of the blocks the walk is in. The walk starts at a module, isolated from above: a value from
 outside it fails that check (at the module or a nested isolated op, both walked
 before their contents) before any use of it is reached.
 """
@@ -131,11 +130,11 @@ def memoized_definition_checks(signatures: _Signatures | None = None) -> Iterato
 
 @contextmanager
 def _isolation_checked_once() -> Iterator[None]:
-    """xDSL's `IsolatedFromAbove.verify` walks all of the op's body, a module's
-    whole function, twice for a subclass of a decorated op (each definition runs
-    its traits); for the duration each op passes it once, and the walk looks each
-    operand's block up instead of climbing to the op from every operand. A failure
-    runs xDSL's check, which raises its error."""
+    """xDSL's `IsolatedFromAbove.verify` walks the op's whole body (a function's:
+    most of a module), climbing from every operand to the op, and a subclass of a
+    decorated op (memplan's `func.func`) runs it once per definition. For the
+    duration each op passes it once, with each operand's block looked up in a table
+    of the blocks seen; a failure runs xDSL's check, which raises its error."""
     original = IsolatedFromAbove.verify
     passed: set[Operation] = set()
 
