@@ -678,6 +678,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         load_numpy()
         ordering = BlockOrdering(block)
         candidates = [c for r in roots if (c := self._candidate(ordering, r)) is not None]
+        ordering.forget_effects()
         if not candidates:
             return None
         graph = ordering.conflict_graph([c.root for c in candidates])
