@@ -152,3 +152,20 @@ def test_failures_on_conflict_graphs_are_whole_states():
                 members = failure.members.tolist()
                 floors = dict(zip(members, failure.required.tolist()))
                 assert not can_place(problem, members, floors, optimum - 1)
+
+
+def test_among_flush_candidates_one_level_with_a_wall_comes_first():
+    # W (slot 0) is placed up to 4 bytes; X and Y both start at its wall and end at
+    # the end of time, at floor 0. The preorder prefers Y, but X's top (4) is level
+    # with W's, so X is tried first.
+    problem = Problem.from_intervals([(0, 1, 4), (1, 3, 4), (1, 3, 5)])
+    search = exact_module._Search(problem, np.array([2, 1, 0]))
+    search.tightest_section_first = False
+    search.run(10, 0, time.monotonic() + 10)  # no node: only the search's state is set up
+    remaining = np.array([1, 2])
+    search.wall_left[int(problem.time_slots[1][1])] = 4
+    chosen = search._choose(remaining, np.array([True, True]), None, None, 0)
+    assert remaining[chosen] == 1
+    search.rank = np.array([2, 0, 1])  # the preorder now prefers X, and Y is level
+    search.wall_left[int(problem.time_slots[1][1])] = 5
+    assert remaining[search._choose(remaining, np.array([True, True]), None, None, 0)] == 2
