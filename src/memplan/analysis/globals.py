@@ -32,7 +32,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, SymbolTable
 
-from memplan.analysis.purity import is_trivially_dead
+from memplan.analysis.purity import class_has_trait, is_trivially_dead
 from memplan.dialects.util_interfaces import (
     GlobalAccessInterface,
     GlobalInterface,
@@ -159,6 +159,9 @@ def store_model(op: Operation) -> GlobalStoreInterface:
     return model
 
 
+_NO_NAMES: frozenset[str] = frozenset()
+
+
 class _SymbolScanner:
     """Root symbol names referenced in attributes (`memplan.symbols`' scanner,
     memoized per attribute object)."""
@@ -167,7 +170,8 @@ class _SymbolScanner:
         self._refs = SymbolRefScanner()
 
     def scan(self, attr: Attribute) -> frozenset[str]:
-        return frozenset(r.root_reference.data for r in self._refs.scan(attr))
+        refs = self._refs.scan(attr)
+        return frozenset(r.root_reference.data for r in refs) if refs else _NO_NAMES
 
 
 class GlobalTable:
@@ -219,7 +223,7 @@ class GlobalTable:
             # Inside a nested symbol table a load names that table's global: any
             # name it uses is treated as a reference we cannot see through.
             # (An unregistered op may be a symbol table: its loads are opaque too.)
-            inner = nested_table or op.has_trait(SymbolTable, value_if_unregistered=True)
+            inner = nested_table or class_has_trait(op, SymbolTable, value_if_unregistered=True)
             for region in reversed(op.regions):
                 for block in reversed(region.blocks):
                     stack.extend((nested, inner) for nested in reversed(block.ops))

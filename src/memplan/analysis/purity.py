@@ -33,6 +33,7 @@ from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue, SSAValues
 from xdsl.traits import (
     IsTerminator,
     MemoryEffect,
+    OpTrait,
     RecursiveMemoryEffect,
     SymbolOpInterface,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "EffectClass",
     "Purity",
     "Resource",
+    "class_has_trait",
     "classify",
     "effects_of",
     "is_trivially_dead",
@@ -60,6 +62,14 @@ __all__ = [
     "written_resources",
     "would_be_trivially_dead",
 ]
+
+
+# Enum members bound once: `MemoryEffectKind.READ` is a descriptor lookup (about
+# 0.2 us), and these tests run for every effect of every op several times a sweep.
+_READ = MemoryEffectKind.READ
+_WRITE = MemoryEffectKind.WRITE
+_ALLOC = MemoryEffectKind.ALLOC
+_FREE = MemoryEffectKind.FREE
 
 
 class _Wildcard(Enum):
@@ -75,6 +85,25 @@ EVERYTHING = _Wildcard.EVERYTHING
 Resource = SymbolRefAttr | SSAValue | NonAddressableResource | _Wildcard
 """A global, a freshly allocated root buffer, a non-addressable resource, or one
 of the two wildcards."""
+
+
+_TRAITS: dict[tuple[type[Operation], type[OpTrait], bool], tuple[object, bool]] = {}
+
+
+def class_has_trait(op: Operation, trait: type[OpTrait], *, value_if_unregistered: bool) -> bool:
+    """`op.has_trait(trait, value_if_unregistered=...)`, answered once per op class
+    while the class's trait set is the same object (xDSL's `add_trait` replaces it):
+    the cleanup passes ask every op the same few questions per sweep, and xDSL
+    scans the class's traits for each."""
+    cls = type(op)
+    own = cls.traits.traits
+    key = (cls, trait, value_if_unregistered)
+    known = _TRAITS.get(key)
+    if known is not None and known[0] is own:
+        return known[1]
+    answer = op.has_trait(trait, value_if_unregistered=value_if_unregistered)
+    _TRAITS[key] = (own, answer)
+    return answer
 
 
 _Memo = dict[Operation, tuple[SSAValues, dict[str, Attribute], dict[str, Attribute],
@@ -131,8 +160,8 @@ def effects_of(op: Operation) -> AbstractSet[EffectInstance] | None:
 def _effects_of(op: Operation) -> AbstractSet[EffectInstance] | None:
     own_traits = op.get_traits_of_type(MemoryEffect)
     has_external_model = get_interface(op, MemoryEffect) not in own_traits
-    if has_external_model or not op.has_trait(
-        RecursiveMemoryEffect, value_if_unregistered=False
+    if has_external_model or not class_has_trait(
+        op, RecursiveMemoryEffect, value_if_unregistered=False
     ):
         return memory_effects(op)
     effects: set[EffectInstance] = set()
@@ -159,7 +188,7 @@ def _allocates(value: SSAValue) -> bool:
         return False
     effects = effects_of(value.op)
     return effects is not None and any(
-        e.kind is MemoryEffectKind.ALLOC and e.value is value for e in effects
+        e.kind is _ALLOC and e.value is value for e in effects
     )
 
 
@@ -204,9 +233,9 @@ def classify(op: Operation) -> Purity:
     if not effects:
         return _PURE
     kinds = {e.kind for e in effects}
-    if kinds == {MemoryEffectKind.READ}:
+    if kinds == {_READ}:
         return Purity(EffectClass.READ_ONLY, frozenset(resource_of(e) for e in effects))
-    if MemoryEffectKind.WRITE in kinds or MemoryEffectKind.FREE in kinds:
+    if _WRITE in kinds or _FREE in kinds:
         return Purity(EffectClass.WRITES)
     return Purity(EffectClass.ALLOCATES)
 
@@ -219,7 +248,7 @@ def written_resources(op: Operation) -> frozenset[Resource] | None:
     return frozenset(
         resource_of(e)
         for e in effects
-        if e.kind is MemoryEffectKind.WRITE or e.kind is MemoryEffectKind.FREE
+        if e.kind is _WRITE or e.kind is _FREE
     )
 
 
@@ -240,18 +269,18 @@ def would_be_trivially_dead(op: Operation) -> bool:
     `wouldOpBeTriviallyDead`, it is no terminator or symbol and only reads memory
     or allocates its own results."""
     # Unregistered ops count as terminators or symbols here: never dead.
-    if op.has_trait(IsTerminator, value_if_unregistered=True) or op.has_trait(
-        SymbolOpInterface, value_if_unregistered=True
+    if class_has_trait(op, IsTerminator, value_if_unregistered=True) or class_has_trait(
+        op, SymbolOpInterface, value_if_unregistered=True
     ):
         return False
     effects = effects_of(op)
     if effects is None:
         return False
     for effect in effects:
-        if effect.kind is MemoryEffectKind.READ:
+        if effect.kind is _READ:
             continue
         if (
-            effect.kind is MemoryEffectKind.ALLOC
+            effect.kind is _ALLOC
             and isinstance(effect.value, SSAValue)
             and _defined_inside(effect.value, op)
         ):

@@ -38,7 +38,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
 
 from memplan.analysis.fingerprint import fingerprint
-from memplan.analysis.purity import is_trivially_dead, memoized_effects
+from memplan.analysis.purity import class_has_trait, is_trivially_dead, memoized_effects
 from memplan.interfaces import get_interface
 from memplan.diagnostics import UserError
 from memplan.passes.base import MemplanPass, record_statistic
@@ -106,8 +106,8 @@ class _OpRewriter(RewritePattern):
                 return
 
     def _fold(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        if op.get_trait(HasFolder) is None or op.has_trait(
-            ConstantLike, value_if_unregistered=True
+        if not class_has_trait(op, HasFolder, value_if_unregistered=False) or class_has_trait(
+            op, ConstantLike, value_if_unregistered=True
         ):
             return False
         folded = Folder(self.ctx).try_fold(op)

@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolOpInterface
 
@@ -44,6 +44,7 @@ from memplan.analysis.purity import (
     ANY_BUFFER,
     EVERYTHING,
     EffectClass,
+    class_has_trait,
     Resource,
     classify,
     is_trivially_dead,
@@ -218,7 +219,7 @@ class _Driver:
                 self.visited.add(op)
 
     def _is_isolated(self, op: Operation) -> bool:
-        return isinstance(op, UnregisteredOp) or op.has_trait(IsolatedFromAbove)
+        return class_has_trait(op, IsolatedFromAbove, value_if_unregistered=True)
 
     def _simplify_nested(self, op: Operation) -> None:
         if self._is_isolated(op):
@@ -244,7 +245,7 @@ class _Driver:
         return None if nested is None else own | nested
 
     def _simplify_op(self, op: Operation, graph: bool = False) -> None:
-        if op.has_trait(IsTerminator, value_if_unregistered=False):
+        if class_has_trait(op, IsTerminator, value_if_unregistered=False):
             # What it writes lies between this block and its successors.
             self._write(self._op_writes(op))
             return
@@ -253,7 +254,7 @@ class _Driver:
             return
         purity = classify(op)
         if purity.kind is EffectClass.PURE or purity.kind is EffectClass.READ_ONLY:
-            if not op.has_trait(SymbolOpInterface, value_if_unregistered=True):
+            if not class_has_trait(op, SymbolOpInterface, value_if_unregistered=True):
                 self._try_merge(op, purity.reads, graph)
                 return
         if purity.kind is not EffectClass.ALLOCATES:

@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolTable
 
-from memplan.analysis.purity import effects_of, memoized_effects
+from memplan.analysis.purity import class_has_trait, effects_of, memoized_effects
 from memplan.dialects.util_interfaces import (
     GlobalInterface,
     GlobalLoadInterface,
@@ -158,7 +158,7 @@ class _Callable:
                     previous.erase()
                     self.changed = True
                 last[name] = op
-            elif op.has_trait(IsTerminator, value_if_unregistered=False) or _is_barrier(op):
+            elif class_has_trait(op, IsTerminator, value_if_unregistered=False) or _is_barrier(op):
                 last.clear()
         self._move_accesses(block)
 
@@ -176,7 +176,7 @@ class _Callable:
                 or get_interface(op, GlobalStoreInterface) is not None
             )
             if not is_access and (
-                op.has_trait(IsTerminator, value_if_unregistered=False) or _is_barrier(op)
+                class_has_trait(op, IsTerminator, value_if_unregistered=False) or _is_barrier(op)
             ):
                 if current:
                     segments.append((before, current, op))

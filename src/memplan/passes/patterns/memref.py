@@ -62,7 +62,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.analysis.purity import effects_of
+from memplan.analysis.purity import class_has_trait, effects_of
 from memplan.dialects import memref as mmemref
 from memplan.dialects.memref_layout import strides_and_offset
 from memplan.dialects.memref_ops import ReallocOp, ReshapeOp, TransposeOp
@@ -88,8 +88,8 @@ DYN = DYNAMIC_INDEX
 def constant_index(value: SSAValue) -> int | None:
     """The integer a constant-like op gives `value`, or None."""
     owner = value.owner
-    if not isinstance(owner, Operation) or not owner.has_trait(
-        ConstantLike, value_if_unregistered=False
+    if not isinstance(owner, Operation) or not class_has_trait(
+        owner, ConstantLike, value_if_unregistered=False
     ):
         return None
     attr = owner.properties.get("value")
@@ -467,6 +467,8 @@ class StaticAllocSizes(RewritePattern):
             return
         alloc = cast(xmemref.AllocOp, op)
         t = cast(MemRefType, alloc.memref.type)
+        if DYN not in t.get_shape():
+            return  # no size operand (reading the operand groups costs more)
         sizes = list(alloc.dynamic_sizes)
         constants = [constant_index(s) for s in sizes]
         if not any(c is not None and c >= 0 for c in constants):
