@@ -21,7 +21,7 @@ passes that compare or pack buffers, with elements sized by the data layout
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from xdsl.dialects.builtin import MemRefType, NoneAttr
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
@@ -61,9 +61,9 @@ def root_of(value: SSAValue) -> SSAValue:
     return value
 
 
-@dataclass(frozen=True)
-class AliasUse:
-    """One use of a value that names bytes of a root buffer."""
+class AliasUse(NamedTuple):
+    """One use of a value that names bytes of a root buffer (a tuple: the analyses
+    make one per use of every buffer, and a frozen dataclass costs 4x to build)."""
 
     user: Operation
     value: SSAValue

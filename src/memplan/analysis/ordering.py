@@ -70,6 +70,7 @@ import itertools
 import sys
 from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from memplan.lazy_numpy import np
 from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
@@ -84,7 +85,9 @@ from memplan.interfaces import (
     ALL_STREAMS,
     EffectInstance,
     MemoryEffectKind,
+    StreamSynchronization,
     captures_no_address,
+    get_interface,
     memory_effects,
     outlined_bodies,
     outlined_streams,
@@ -114,9 +117,9 @@ class AccessKind(enum.Enum):
     WRITE = "write"
 
 
-@dataclass(frozen=True)
-class Access:
-    """One access to a buffer, through whichever alias."""
+class Access(NamedTuple):
+    """One access to a buffer, through whichever alias (a tuple, cheap to build:
+    one per access of every buffer)."""
 
     op: Operation
     """The op whose memory effect this is (perhaps nested in a region)."""
@@ -285,6 +288,8 @@ class BlockOrdering:
         self._syncs: dict[object, list[int]] = {}
         self._sync_ops: list[Operation] = []
         for i, op in enumerate(self.ops):
+            if get_interface(op, StreamSynchronization) is None:
+                continue  # (the cheap test first: most ops do not wait)
             for key, stream in (
                 (2 * i, synchronized_stream(op)),
                 (2 * i + 2, synchronized_stream(op, after_accesses=True)),
@@ -296,6 +301,18 @@ class BlockOrdering:
         self._effects: dict[Operation, Set[EffectInstance] | None] = {}
         """Each user's effects, asked once: a kernel is a user of every buffer it
         touches."""
+        self._terminators: dict[type[Operation], bool] = {}
+
+    def _is_terminator(self, op: Operation) -> bool:
+        """Whether `op`'s class is a terminator, asked once per class (xDSL scans the
+        class's traits on each `has_trait`). An unregistered op answers every
+        `has_trait` with True: it is no return, but an op whose effects are
+        unknown."""
+        cls = type(op)
+        known = self._terminators.get(cls)
+        if known is None:
+            known = self._terminators[cls] = op.has_trait(IsTerminator, value_if_unregistered=False)
+        return known
 
     # ------------------------------------------------------------- positions
 
@@ -364,9 +381,7 @@ class BlockOrdering:
             if use.is_view:
                 last_use = max(last_use, i)
                 continue
-            # An unregistered op answers every `has_trait` with True: it is no
-            # return, but an op whose effects are unknown.
-            if user.has_trait(IsTerminator, value_if_unregistered=False):
+            if self._is_terminator(user):
                 last_use = max(last_use, i)
                 if user.parent_block() is self.block:
                     returned_by = user

@@ -82,7 +82,6 @@ from memplan.passes.common import (
     function_bodies,
     index_constant,
     integer_attr,
-    nested_ops,
     replace_allocation,
     runtime_context,
     view_into,
@@ -560,7 +559,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         calls = module_analysis(module, CallGraph)
         for function, region in module_analysis(module, function_bodies):
             entry = region.blocks[0]
-            if nested_ops(function, GetPoolOp):
+            if calls.context_memory_in(function, POOL) is not None:
                 # It counts for the module's plan even though it is not planned now.
                 pooled_before.append(function)
                 self._remark(function, "function left alone: it already takes a pool")
