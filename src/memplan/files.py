@@ -20,10 +20,14 @@ breaks the machine) or a link with a copy.
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO
 
 
 class OutputError(Exception):
@@ -40,41 +44,51 @@ def _encoded(text: str | bytes) -> bytes:
     return text if isinstance(text, bytes) else text.encode("utf-8")
 
 
-def _write_through(path: str, text: str | bytes) -> None:
-    with open(path, "wb") as handle:
-        handle.write(_encoded(text))
+class Output:
+    """Where `open_output` sends the bytes: `stream`, a binary file. A regular
+    file is written as the bytes come (into the temporary file), so a large output
+    is never held whole in memory; stdout too, when it has a byte buffer."""
+
+    def __init__(self, stream: IO[bytes], owned: bool) -> None:
+        self.stream = stream
+        self.discarded = False
+        self.can_cut = owned
+        """Whether `cut` may take back what was written (the stream is ours)."""
+
+    def mark(self) -> int:
+        self.stream.flush()
+        return self.stream.tell()
+
+    def cut(self, mark: int) -> None:
+        """Take back everything written after `mark`."""
+        self.stream.flush()
+        self.stream.seek(mark)
+        self.stream.truncate()
+
+    def discard(self) -> None:
+        """Leave the path as it was (nothing of what was written reaches it)."""
+        self.discarded = True
 
 
-def _write_atomically(path: str, text: str | bytes, existing: os.stat_result | None) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(
-        prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory
-    )
-    try:
-        mode = stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~_umask()
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(_encoded(text))
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
-def write_output(path: str, text: str | bytes) -> None:
-    """Write `text` (bytes: UTF-8 already) to `path` (`-` is stdout), choosing the
-    safe way for its kind."""
+@contextmanager
+def open_output(path: str) -> Iterator[Output]:
+    """An `Output` for `path` (`-` is stdout), kept or left out of `path` when the
+    block ends: a regular file (or a new path) is replaced atomically, by renaming
+    the temporary file the bytes went to, unless the block raised or called
+    `discard()`; anything else is written through at the end; `OutputError` when
+    that fails."""
     if path == "-":
         binary = getattr(sys.stdout, "buffer", None)
-        if isinstance(text, bytes) and binary is not None:
+        if binary is not None:
             sys.stdout.flush()
-            binary.write(text)
+            yield Output(binary, owned=False)
             binary.flush()
-        else:
-            sys.stdout.write(text if isinstance(text, str) else text.decode("utf-8"))
+            return
+        held = io.BytesIO()
+        output = Output(held, owned=True)
+        yield output
+        if not output.discarded:
+            sys.stdout.write(held.getvalue().decode("utf-8"))
             sys.stdout.flush()
         return
     try:
@@ -82,16 +96,70 @@ def write_output(path: str, text: str | bytes) -> None:
             existing: os.stat_result | None = os.lstat(path)
         except FileNotFoundError:
             existing = None
-        if existing is not None and not stat.S_ISREG(existing.st_mode):
-            if stat.S_ISDIR(existing.st_mode):
-                raise IsADirectoryError(21, "Is a directory")
-            _write_through(path, text)
-        else:
-            _write_atomically(path, text, existing)
+        if existing is not None and stat.S_ISDIR(existing.st_mode):
+            raise IsADirectoryError(21, "Is a directory")
     except OSError as error:
-        raise OutputError(
-            f"could not write output file '{path}': {error.strerror or error}"
-        ) from None
+        raise _output_error(path, error) from None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        held = io.BytesIO()
+        output = Output(held, owned=True)
+        yield output
+        if not output.discarded:
+            try:
+                with open(path, "wb") as handle:
+                    handle.write(held.getvalue())
+            except OSError as error:
+                raise _output_error(path, error) from None
+        return
+    try:
+        fd, temporary = tempfile.mkstemp(
+            prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+            dir=os.path.dirname(os.path.abspath(path)),
+        )
+    except OSError as error:
+        raise _output_error(path, error) from None
+    handle = os.fdopen(fd, "wb")
+    try:
+        try:
+            os.fchmod(fd, stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~_umask())
+        except OSError as error:
+            raise _output_error(path, error) from None
+        output = Output(handle, owned=True)
+        yield output
+        try:
+            handle.close()
+            if output.discarded:
+                os.unlink(temporary)
+            else:
+                os.replace(temporary, path)
+        except OSError as error:
+            raise _output_error(path, error) from None
+    except BaseException:
+        handle.close()
+        _unlink_quietly(temporary)
+        raise
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _output_error(path: str, error: OSError) -> OutputError:
+    return OutputError(f"could not write output file '{path}': {error.strerror or error}")
+
+
+def write_output(path: str, text: str | bytes) -> None:
+    """Write `text` (bytes: UTF-8 already) to `path` (`-` is stdout), choosing the
+    safe way for its kind (`open_output`)."""
+    if path == "-" and isinstance(text, str) and getattr(sys.stdout, "buffer", None) is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    with open_output(path) as output:
+        output.stream.write(_encoded(text))
 
 
 def quiet_closed_stdout() -> None:
