@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memplan.tools.memplan_opt import main
-from memplan.files import OutputError, write_output
+from memplan.files import OutputError, open_output, write_output
 
 SOURCE = "func.func @f() {\n  return\n}\n"
 
@@ -151,3 +151,30 @@ def test_no_test_writes_output_to_a_system_path():
                 if _SYSTEM_OUTPUT.search(line):
                     offenders.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def test_open_output_streams_into_a_temporary_file_kept_only_at_the_end(tmp_path):
+    """The bytes reach the disk while the block runs (memplan-opt never holds its
+    whole output), the target keeps its old text until the block ends, and a
+    discarded or failed block leaves the target and no temporary file behind."""
+    target = tmp_path / "out.mlir"
+    target.write_text("old")
+    with open_output(str(target)) as output:
+        output.stream.write(b"x" * 100_000)
+        output.stream.flush()
+        (temporary,) = [p for p in tmp_path.iterdir() if p != target]
+        assert temporary.stat().st_size == 100_000
+        assert target.read_text() == "old"
+        mark = output.mark()
+        output.stream.write(b"taken back")
+        output.cut(mark)
+    assert target.read_bytes() == b"x" * 100_000
+    with open_output(str(target)) as output:
+        output.stream.write(b"discarded")
+        output.discard()
+    with pytest.raises(RuntimeError):
+        with open_output(str(target)) as output:
+            output.stream.write(b"failed")
+            raise RuntimeError("a bug")
+    assert target.read_bytes() == b"x" * 100_000
+    assert list(tmp_path.iterdir()) == [target]
