@@ -953,7 +953,7 @@ def declare_canonicalization_patterns() -> None:
     by what makes a context or a pass list that should see the patterns
     (`memplan.context.make_context()`, memplan's `xdsl.universe` entry).
     Idempotent."""
-    from memplan.dialects.util import CanonicalizedBy
+    from memplan.dialects.util_interfaces import CanonicalizedBy
 
     patterns = CanonicalizedBy("memplan.passes.patterns.memref")
     for op in (*xmemref.MemRef.operations, *MemRefMlirSyntax.operations):
