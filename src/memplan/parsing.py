@@ -28,7 +28,9 @@ from xdsl.dialects.builtin import StringAttr, SymbolRefAttr, UnknownLoc
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, StringLiteral
+from xdsl.utils.lexer import Token
+from xdsl.parser.generic_parser import ParserState
 from xdsl.traits import SymbolTable
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -59,6 +61,61 @@ SSA_USE = r"%(?:\d+|[A-Za-z_$.-][\w$.-]*)(?:#\d+)?"
 _SSA_USE_PARTS = re.compile(r"(%(?:\d+|[A-Za-z_$.-][\w$.-]*))(?:#(\d+))?")
 
 
+#: The tokens an MLIR text is mostly made of, after whitespace and comments (an
+#: atomic group: never given back to make a token match), one group per token kind (see `_TOKEN_KINDS`); anything else (a non-ASCII letter, a
+#: string with escapes, `...`, `{-#`, `#-}`, an error) is left to xDSL's lexer.
+_PLAIN_TOKEN = re.compile(
+    r"""(?>(?:\s+|//[^\n]*\n?)*)(?:
+     ([A-Za-z_][A-Za-z0-9_$.]*)
+    |(%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))
+    |([:,()\[\]<>=}+*?|/])
+    |(->)
+    |(\{(?!-\#))
+    |(@(?:[A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n\v\f]*"))
+    |(\#(?!-\})(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))
+    |(!(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))
+    |(\^(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))
+    |("[^"\\\n\v\f]*")
+    |(0x[0-9a-fA-F]+|[0-9]+(?![.0-9]))
+    |([0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?)
+    |(-)
+    |(\Z))""",
+    re.ASCII | re.VERBOSE,
+)
+_K = MLIRTokenKind
+_TOKEN_KINDS = (None, _K.BARE_IDENT, _K.PERCENT_IDENT, None, _K.ARROW, _K.L_BRACE, _K.AT_IDENT,
+                _K.HASH_IDENT, _K.EXCLAMATION_IDENT, _K.CARET_IDENT, _K.STRING_LIT, _K.INTEGER_LIT,
+                _K.FLOAT_LIT, _K.MINUS, _K.EOF)
+_PUNCTUATION = {
+    ":": _K.COLON, ",": _K.COMMA, "(": _K.L_PAREN, ")": _K.R_PAREN, "}": _K.R_BRACE,
+    "[": _K.L_SQUARE, "]": _K.R_SQUARE, "<": _K.LESS, ">": _K.GREATER, "=": _K.EQUAL,
+    "+": _K.PLUS, "*": _K.STAR, "?": _K.QUESTION, "|": _K.VERTICAL_BAR, "/": _K.SLASH,
+}
+_STRING, _PUNCT, _EOF = 10, 3, 14
+
+
+class PlainTokenLexer(MLIRLexer):
+    """xDSL's MLIR lexer with the common tokens matched by one regular expression
+    (xDSL's tests each character class in turn): the same tokens and spans, and
+    xDSL's own code for the rest, errors included."""
+
+    def lex(self) -> Token:
+        found = _PLAIN_TOKEN.match(self.input.content, self.pos)
+        group = None if found is None else found.lastindex
+        if group is None:
+            return MLIRLexer.lex(self)
+        start, end = found.span(group)
+        if group == _EOF:  # xDSL's EOF token spans one (missing) character
+            self.pos = start + 1
+            return Token(_K.EOF, Span(start, start + 1, self.input))
+        self.pos = end
+        if group == _PUNCT:
+            return Token(_PUNCTUATION[found.group(group)], Span(start, end, self.input))
+        if group == _STRING:
+            return Token(_K.STRING_LIT, StringLiteral(start, end, self.input))
+        return Token(_TOKEN_KINDS[group], Span(start, end, self.input))
+
+
 class TypeCachingParser(Parser):
     """A parser mixin (put it before :class:`xdsl.parser.Parser`): each distinct type
     (``#dialect`` attribute, flat attribute dictionary) text is parsed once per parser; later occurrences
@@ -66,6 +123,7 @@ class TypeCachingParser(Parser):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self._parser_state = ParserState(PlainTokenLexer(self.lexer.input))
         self._types_by_text: dict[str, TypeAttribute] = {}
         self._attributes_by_text: dict[str, Attribute] = {}
         self._dictionaries_by_text: dict[str, dict[str, Attribute]] = {}

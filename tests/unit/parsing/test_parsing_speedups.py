@@ -288,3 +288,30 @@ def test_errors_in_rebuilt_ops_are_reported_as_before(wrong, right, nth):
         errors.append((caught.value.span.start, caught.value.span.end, caught.value.msg))
     assert errors[0] == errors[1]
     assert any(right in r for r in _Repeating.rebuilt)
+
+
+@pytest.mark.parametrize("text", [
+    'func.func @f(%a: memref<4xf32>) -> () { "x.y"(%a) : (memref<4xf32>) -> () }',
+    "%0:2 = foo.bar %x#1 -> !t.u<[1, 2]> ^bb0 @sym @\"q s\" #a.b<-1.5e3> 0x1F 12. 3.0E+2 ... {-# #-} {a} - -> * ? | / =",
+    "a // comment -> {\n//\nb\t-//x\n{-#",
+    '"escaped \\" string" "bytes \\ff" é ü',
+    "%", "#", "@1", "~", "1.e5", "0xg", "",
+])
+def test_the_plain_token_lexer_reads_as_xdsls(text):
+    from xdsl.utils.lexer import Input
+    from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+    from memplan.parsing import PlainTokenLexer
+
+    def tokens(lexer_class):
+        lexer, out = lexer_class(Input(text, "t")), []
+        while True:
+            try:
+                token = lexer.lex()
+            except ParseError as error:
+                return [*out, (error.span.start, error.span.end, error.msg)]
+            out.append((token.kind, token.span.start, token.span.end, type(token.span), lexer.pos))
+            if token.kind == MLIRTokenKind.EOF:
+                return out
+
+    assert tokens(PlainTokenLexer) == tokens(MLIRLexer)
