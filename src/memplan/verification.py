@@ -28,8 +28,8 @@ before their contents) before any use of it is reached.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
@@ -101,7 +101,17 @@ class _Signatures:
 
 
 @contextmanager
-def memoized_definition_checks(signatures: _Signatures | None = None) -> Iterator[None]:
+def _replaced(owner: type, name: str, replacement: Callable[..., None]) -> Iterator[None]:
+    """`owner.name` is `replacement` for the duration."""
+    original = vars(owner)[name]
+    setattr(owner, name, replacement)
+    try:
+        yield
+    finally:
+        setattr(owner, name, original)
+
+
+def memoized_definition_checks(signatures: _Signatures | None = None) -> AbstractContextManager[None]:
     """xDSL's `OpDef.verify` (an op against its IRDL definition) checks, for the
     duration, each combination of definition, operand and result types, properties
     and attributes (equal values) once; a later op of the same combination runs
@@ -121,15 +131,10 @@ def memoized_definition_checks(signatures: _Signatures | None = None) -> Iterato
         original(op_def, op)
         known.passed(unknown)
 
-    OpDef.verify = verify  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        OpDef.verify = original  # type: ignore[method-assign]
+    return _replaced(OpDef, "verify", verify)
 
 
-@contextmanager
-def _isolation_checked_once() -> Iterator[None]:
+def _isolation_checked_once() -> AbstractContextManager[None]:
     """xDSL's `IsolatedFromAbove.verify` walks the op's whole body (a function's:
     most of a module), climbing from every operand to the op, and a subclass of a
     decorated op (memplan's `func.func`) runs it once per definition. For the
@@ -145,11 +150,7 @@ def _isolation_checked_once() -> Iterator[None]:
             original(trait, op)
         passed.add(op)
 
-    IsolatedFromAbove.verify = verify  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        IsolatedFromAbove.verify = original  # type: ignore[method-assign]
+    return _replaced(IsolatedFromAbove, "verify", verify)
 
 
 def _isolated(op: Operation) -> bool:

@@ -205,14 +205,7 @@ def test_memplan_opt_reports_an_error_a_pass_made(tmp_path, capsys, monkeypatch,
 
 def test_one_full_check_per_signature(monkeypatch):
     """Of many equal kernels, only the first runs its IRDL definition's check."""
-    checked: list[Operation] = []
-    original = OpDef.verify
-
-    def verify(op_def: OpDef, op: Operation) -> None:
-        checked.append(op)
-        original(op_def, op)
-
-    monkeypatch.setattr(OpDef, "verify", verify)
+    checked = _counting_definition_checks(monkeypatch)
     line = "  hip.matmul(%ctx) ins(%a, %b : memref<4x8xf16>, memref<8x2xf16>) outs(%o : memref<4x2xf16>)\n"
     text = ("func.func @f(%ctx: !hip.context, %a: memref<4x8xf16>, %b: memref<8x2xf16>, "
             "%o: memref<4x2xf16>) {\n" + line * 5 + "  return\n}\n")
