@@ -152,74 +152,46 @@ def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
     stale entries are skipped: O(log n) per step instead of a minimum over all
     buffers, plus vector work proportional to the floors raised."""
     n = len(problem)
-    rank = preorder_ranks(problem, preorder)
-    # Work on buffers numbered by rank, so ordering a group by rank is a value sort
-    # of small integers (int32: a tenth of an argsort and gather).
+    # Groups hold ranks, so ordering one by rank is a value sort of int32 (a tenth
+    # of an argsort and gather). Each buffer's latest group (-1 once placed) tells
+    # whether a group's entry for it is still valid: int32, half the bytes of a floor.
+    rank = preorder_ranks(problem, preorder).astype(np.int32)
     by_rank = np.argsort(rank)
     sizes = problem.sizes[by_rank]
     size_list = sizes.tolist()
     alignment_list = problem.alignments[by_rank].tolist()
     offsets = np.zeros(n, dtype=np.int64)
-    floor = np.zeros(n, dtype=np.int64)
+    latest = np.where(sizes > 0, 0, -1).astype(np.int32)
     if problem.has_intervals:
-        _, first, last = problem.time_slots
-        first, last = first[by_rank], last[by_rank]
-        first_list, last_list = first.tolist(), last.tolist()
-        # The last slot of each buffer still to place, -1 once placed: one gather
-        # tells both whether a buffer is waiting and whether it is live at a start.
-        waiting_last = np.where(sizes > 0, last, -1)
-        # The index lists placed buffers too, which every query then filters out:
-        # it is rebuilt over the waiting buffers whenever half of those it lists
-        # are placed (O(log n) rebuilds in all).
-        slot_count = int(last.max(initial=0))
-        index_by_time = _StabbingIndex(first, last, slot_count)
-        indexed = n
-
-        def raised(index: int, end: int) -> np.ndarray:
-            nonlocal index_by_time, indexed
-            if 2 * waiting_count < indexed:
-                index_by_time = _StabbingIndex(first, last, slot_count, np.flatnonzero(waiting_last >= 0))
-                indexed = waiting_count
-            start = first_list[index]
-            around = index_by_time.hits(start, last_list[index])
-            return around[(waiting_last[around] > start) & (floor[around] < end)]
-
+        raised = _interval_raiser(problem, rank, by_rank, sizes)
     else:
-        neighbours = [rank[problem.neighbours[original]].astype(np.int32) for original in by_rank.tolist()]
-        waiting_last = np.where(sizes > 0, 0, -1)
-
-        def raised(index: int, end: int) -> np.ndarray:
-            around = neighbours[index]
-            return around[(waiting_last[around] >= 0) & (floor[around] < end)]
-
+        raised = _graph_raiser(problem, rank, by_rank, sizes)
     groups = [np.flatnonzero(sizes > 0).astype(np.int32)]
+    exhausted = groups[0][:0].copy()  # not a view: a view would keep its group alive
     pointers = [0]
     heap = [(0, int(groups[0][0]), 0)] if groups[0].size else []
-    waiting_count = int(groups[0].size)
     while heap:
         height, index, group = heapq.heappop(heap)
         members = groups[group]
-        if waiting_last[index] >= 0 and floor[index] == height:
+        if latest[index] == group:
             offset = height
             if alignment_list[index] > 1:
                 offset = int(align_up(offset, alignment_list[index]))
             offsets[index] = offset
             end = offset + size_list[index]
-            waiting_last[index] = -1
-            waiting_count -= 1
+            latest[index] = -1
             around = raised(index, end)
             if around.size:
-                floor[around] = end
-                around.sort()
+                latest[around] = len(groups)
                 groups.append(around)
                 pointers.append(0)
                 heapq.heappush(heap, (end, int(around[0]), len(groups) - 1))
-        # The group's next member still waiting at this height: look 8, 64, 512, ...
-        # members ahead, so a long run of stale members costs a few vector calls.
+        # The group's next member still valid: look 8, 64, 512, ... members ahead,
+        # so a long run of stale members costs a few vector calls.
         at, width = pointers[group] + 1, 8
         while at < members.size:
             ahead = members[at : at + width]
-            valid = (waiting_last[ahead] >= 0) & (floor[ahead] == height)
+            valid = latest[ahead] == group
             first_valid = int(valid.argmax())
             if valid[first_valid]:
                 pointers[group] = at + first_valid
@@ -227,10 +199,76 @@ def skyline_offsets(problem: Problem, preorder: str = "TWA") -> np.ndarray:
                 break
             at, width = at + width, width * 8
         else:
-            groups[group] = members[:0]  # exhausted: free its memory
+            groups[group] = exhausted
     result = np.empty(n, dtype=np.int64)
     result[by_rank] = offsets
     return result
+
+
+def _interval_raiser(problem: Problem, rank: np.ndarray, by_rank: np.ndarray, sizes: np.ndarray):
+    """For the skyline on intervals: ``raised(r, end)`` marks the buffer of rank ``r``
+    placed and returns the sorted ranks of the waiting buffers it conflicts with whose
+    floor is below ``end``, now raised to it.
+
+    Floors are kept by start position (the stabbing index's numbering), where a
+    buffer's later starters are one contiguous slice and its live set is read from
+    a region of one moment's buffers: no gathers over the whole trace. A boundary's
+    list is compacted to the waiting buffers whenever half of those it lists are
+    placed (O(log n) compactions in all)."""
+    index = _stabbing_index(problem)
+    by_first = index.by_first
+    # Floor of each buffer by start position; -1 once placed (or empty: never
+    # waiting). As unsigned, -1 is above every end, so one comparison asks both.
+    floor = np.where(problem.sizes[by_first] > 0, 0, -1).astype(np.int64)
+    unsigned_floor = floor.view(np.uint64)
+    rank_by_position = rank[by_first]
+    position_list = index.position[by_rank].tolist()
+    first_list, last = index.first_list, index.last
+    high_list, block_low = index.high_list, index.block_low
+    live_lists = list(index.live_at_boundary)
+    waiting = listed = int((sizes > 0).sum())
+
+    def raised(r: int, end: int) -> np.ndarray:
+        nonlocal waiting, listed
+        position = position_list[r]
+        floor[position] = -1
+        waiting -= 1
+        if 2 * waiting < listed:
+            live_lists[:] = [members[floor[members] >= 0] for members in live_lists]
+            listed = waiting
+        start = first_list[position]
+        block = position // _BLOCK_STARTS
+        low, high = block_low[block], high_list[position]
+        earlier = live_lists[block]
+        hit = earlier[(last[earlier] > start) & (unsigned_floor[earlier] < end)]
+        later = np.flatnonzero((last[low:high] > start) & (unsigned_floor[low:high] < end))
+        later += low
+        if hit.size:
+            later = np.concatenate((hit, later))
+        floor[later] = end
+        ranks = rank_by_position[later]
+        ranks.sort()
+        return ranks
+
+    return raised
+
+
+def _graph_raiser(problem: Problem, rank: np.ndarray, by_rank: np.ndarray, sizes: np.ndarray):
+    """For the skyline on conflict graphs: as :func:`_interval_raiser`, through the
+    adjacency lists (renumbered by rank)."""
+    neighbours = [rank[problem.neighbours[original]] for original in by_rank.tolist()]
+    floor = np.where(sizes > 0, 0, -1).astype(np.int64)
+    unsigned_floor = floor.view(np.uint64)
+
+    def raised(r: int, end: int) -> np.ndarray:
+        floor[r] = -1
+        around = neighbours[r]
+        around = around[unsigned_floor[around] < end]
+        floor[around] = end
+        around.sort()
+        return around
+
+    return raised
 
 
 _NO_ROOM = 2**63 - 1  # the largest int64 (a module constant may not load numpy)
@@ -269,7 +307,7 @@ def _stabbing_index(problem: Problem) -> _StabbingIndex:
     index = _INDEXES.get(problem)
     if index is None:
         _, first, last = problem.time_slots
-        index = _INDEXES[problem] = _StabbingIndex(first, last, int(last.max()) if len(last) else 0)
+        index = _INDEXES[problem] = _StabbingIndex(first, last)
     return index
 
 
@@ -278,50 +316,46 @@ _BLOCK_STARTS = 256
 
 
 class _StabbingIndex:
-    """Finds, for a slot range ``[a, b)``, the buffers whose slot ranges intersect it.
+    """Finds the buffers whose slot ranges intersect a buffer's ``[first, last)``,
+    with buffers numbered by *position* in start order.
 
-    Those are the buffers live at slot ``a`` plus those starting inside ``(a, b)``.
-    The first set is taken from a precomputed list of buffers live at the block
-    boundary at or before ``a`` (filtered to those still live at ``a``), topped up
-    with the ones starting between the boundary and ``a``; the second is a slice of
-    the start-sorted order. Each query touches about one moment's live set plus the
-    buffers starting in the queried range, not every placed buffer."""
+    Those are the buffers live at ``first`` plus those starting inside the range.
+    Positions are cut into blocks of ``_BLOCK_STARTS`` starts; a block's boundary is
+    the slot of its first start. The buffers started before the boundary and live
+    after it are listed per block (one sweep builds all lists); every other
+    candidate starts between the boundary and ``last``: one contiguous slice of
+    positions, ``[block_low[block], high_list[position])``. A query thus reads one
+    moment's live set plus its buffer's later starters (at most a block's starts
+    and equal starts more), however long the trace, and per-position state arrays
+    are read by slices, not gathered over the whole trace. Candidates still have to
+    be checked to be live at ``first`` (``last > first``)."""
 
-    def __init__(self, first: np.ndarray, last: np.ndarray, slot_count: int, members: np.ndarray | None = None):
-        """Over all buffers, or only ``members`` (the ones a caller still asks about)."""
-        self.first = first
-        self.last = last
-        # int32: smaller gathers, and fast value sorts of the hits.
-        if members is None:
-            self.by_first = np.argsort(first, kind="stable").astype(np.int32)
-        else:
-            self.by_first = members[np.argsort(first[members], kind="stable")].astype(np.int32)
-        self.sorted_first = first[self.by_first]
-        # Blocks of about BLOCK_STARTS starts each: a query's slice of buffers that
-        # started since its boundary stays that short however long the trace (a fixed
-        # count of blocks made it grow with the trace).
-        starts = max(1, self.by_first.size)
-        self.block = max(1, -(-slot_count * _BLOCK_STARTS // starts))
-        boundaries = np.arange(0, slot_count, self.block)
-        # Buffers live at each boundary, by a sweep: those live at the previous
-        # boundary that still are, and those started since that are.
+    def __init__(self, first: np.ndarray, last: np.ndarray):
+        self.by_first = np.argsort(first, kind="stable")
+        self.position = np.empty_like(self.by_first)
+        self.position[self.by_first] = np.arange(self.by_first.size)
+        sorted_first = first[self.by_first]
+        # int32 slots: half the bytes of every liveness check.
+        self.last = last[self.by_first].astype(np.int32)
+        self.first_list = sorted_first.tolist()
+        self.high_list = np.searchsorted(sorted_first, self.last, side="left").tolist()
+        boundaries = sorted_first[::_BLOCK_STARTS]
+        lows = np.searchsorted(sorted_first, boundaries, side="left")
+        self.block_low = lows.tolist()
         self.live_at_boundary: list[np.ndarray] = []
-        live = self.by_first[:0]
-        cuts = np.searchsorted(self.sorted_first, boundaries, side="right").tolist()
+        live = np.zeros(0, dtype=np.int64)
         previous = 0
-        for boundary, cut in zip(boundaries.tolist(), cuts):
-            live = np.concatenate((live, self.by_first[previous:cut]))
-            live = live[last[live] > boundary]
-            previous = cut
+        for boundary, low in zip(boundaries.tolist(), self.block_low):
+            live = np.concatenate((live, np.arange(previous, low)))
+            live = live[self.last[live] > boundary]
+            previous = low
             self.live_at_boundary.append(live)
 
-    def hits(self, a: int, b: int) -> np.ndarray:
-        boundary_block = a // self.block
-        boundary = boundary_block * self.block
-        live = self.live_at_boundary[boundary_block]
-        low = np.searchsorted(self.sorted_first, boundary, side="right")
-        high = np.searchsorted(self.sorted_first, b, side="left")
-        return np.concatenate((live, self.by_first[low:high]))
+    def around(self, position: int) -> tuple[np.ndarray, int, int]:
+        """The listed earlier starters and the slice ``[low, high)`` for the buffer
+        at ``position``."""
+        block = position // _BLOCK_STARTS
+        return self.live_at_boundary[block], self.block_low[block], self.high_list[position]
 
 
 def second_pass_order(problem: Problem, offsets: np.ndarray) -> np.ndarray:
@@ -359,41 +393,57 @@ def place_in_order(
     placed = np.zeros(n, dtype=bool)
     placed[order[:keep]] = True
     offsets = np.zeros(n, dtype=np.int64) if offsets is None else np.where(placed, offsets, 0)
-    ends = offsets + sizes
     rest = order[keep:]
     rest = rest[sizes[rest] > 0]  # empty buffers hold no bytes: offset 0 is always valid
+    if problem.has_intervals:
+        return _place_intervals_in_order(problem, rest, offsets, placed)
+    ends = offsets + sizes
     size_list = sizes.tolist()
     alignment_list = problem.alignments.tolist()
-    if problem.has_intervals:
-        _, first, last = problem.time_slots
-        index = _stabbing_index(problem)
-        first_list = first.tolist()
-        last_list = last.tolist()
-        # The last slot of each placed buffer, -1 for the others: one gather tells
-        # both whether a buffer is placed and whether it is still live at ``a``.
-        placed_last = np.where(placed, last, -1)
-
-        def conflicting(buffer: int) -> np.ndarray:
-            a = first_list[buffer]
-            near = index.hits(a, last_list[buffer])
-            near = near[placed_last[near] > a]
-            placed_last[buffer] = last_list[buffer]  # placed by the caller next
-            return near
-
-    else:
-        neighbours = problem.neighbours
-
-        def conflicting(buffer: int) -> np.ndarray:
-            around = neighbours[buffer]
-            return around[placed[around]]
-
+    neighbours = problem.neighbours
     for buffer in rest.tolist():
-        around = conflicting(buffer)
+        around = neighbours[buffer]
+        around = around[placed[around]]
         offset = _best_gap(offsets[around], ends[around], size_list[buffer], alignment_list[buffer])
         offsets[buffer] = offset
         ends[buffer] = offset + size_list[buffer]
         placed[buffer] = True
     return offsets
+
+
+def _place_intervals_in_order(problem: Problem, rest: np.ndarray, offsets: np.ndarray, placed: np.ndarray) -> np.ndarray:
+    """:func:`place_in_order` on intervals: the buffers of ``rest`` by best fit among
+    the ``placed`` ones, with the state kept by start position so that a buffer's
+    later starters are a slice (see :class:`_StabbingIndex`)."""
+    index = _stabbing_index(problem)
+    by_first = index.by_first
+    sizes = problem.sizes[by_first]
+    size_list = sizes.tolist()
+    alignment_list = problem.alignments[by_first].tolist()
+    start_list = index.first_list
+    # The last slot of each placed buffer, -1 for the others: one comparison tells
+    # both whether a buffer is placed and whether it is still live at a start.
+    placed_last = np.where(placed[by_first], index.last, -1)
+    bottoms = offsets[by_first]
+    tops = bottoms + sizes
+    for position in index.position[rest].tolist():
+        earlier, low, high = index.around(position)
+        start = start_list[position]
+        earlier = earlier[placed_last[earlier] > start]
+        later = placed_last[low:high] > start
+        size = size_list[position]
+        offset = _best_gap(
+            np.concatenate((bottoms[earlier], bottoms[low:high][later])),
+            np.concatenate((tops[earlier], tops[low:high][later])),
+            size,
+            alignment_list[position],
+        )
+        bottoms[position] = offset
+        tops[position] = offset + size
+        placed_last[position] = index.last[position]
+    result = np.empty_like(bottoms)
+    result[by_first] = bottoms
+    return result
 
 
 def second_pass(plan: Plan) -> Plan:

@@ -64,20 +64,20 @@ def validate_plan(problem: Problem, offsets: np.ndarray, capacity: int | None = 
                 raise overlap_error(a, int(neighbours[np.argmax(clash)]))
         return
 
-    # Events sorted by time; at equal times ends come first (lifetimes are half-open).
+    # Events sorted by time; at equal times ends come first (lifetimes are half-open):
+    # the ends are listed first and the sort is stable.
     occupied = np.flatnonzero(sizes > 0)
     times = np.concatenate([problem.uppers[occupied], problem.lowers[occupied]])
-    kinds = np.concatenate([np.zeros(occupied.size, np.int64), np.ones(occupied.size, np.int64)])
-    who = np.concatenate([occupied, occupied])
-    order = np.lexsort((kinds, times))
+    order = np.argsort(times, kind="stable")
+    who = np.concatenate([occupied, occupied])[order].tolist()
+    starting = (order >= occupied.size).tolist()
     live_starts: list[int] = []  # byte offsets of live buffers, sorted; disjoint ranges
     live_owner: list[int] = []
     offset_list = offsets.tolist()
     end_list = ends.tolist()
-    for event in order.tolist():
-        index = int(who[event])
+    for index, is_start in zip(who, starting):
         start = offset_list[index]
-        if kinds[event] == 0:
+        if not is_start:
             position = bisect.bisect_left(live_starts, start)
             while live_owner[position] != index:  # equal offsets cannot coexist, but be exact
                 position += 1
