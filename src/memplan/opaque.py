@@ -301,11 +301,14 @@ class OpaqueBodyParser(Parser):
         name = self._peek_op_name()
         if stack and name in stack[-1] and self._current_token.kind != MLIRTokenKind.PERCENT_IDENT:
             return self._parse_opaque_op(generic=self._current_token.kind == MLIRTokenKind.STRING_LIT)
-        # Only a known op: asking with unregistered ops allowed would cache an
-        # unregistered `return` and hide the default dialect's `func.return`.
-        op_type = self.ctx._get_known_op(name) if name else None
-        trait = op_type.get_trait(OpaqueBodies) if op_type is not None and hasattr(op_type, "get_trait") else None
-        stack.append(trait.ops if trait is not None else ())
+        children = self.__dict__.setdefault("_opaque_children", {}).get(name)
+        if children is None:
+            # Only a known op: asking with unregistered ops allowed would cache an
+            # unregistered `return` and hide the default dialect's `func.return`.
+            op_type = self.ctx._get_known_op(name) if name else None
+            trait = op_type.get_trait(OpaqueBodies) if op_type is not None and hasattr(op_type, "get_trait") else None
+            children = self._opaque_children[name] = trait.ops if trait is not None else ()
+        stack.append(children)
         try:
             return super().parse_operation()
         finally:

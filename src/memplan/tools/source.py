@@ -100,8 +100,21 @@ class LocatingParser(OpaqueBodyParser, RepeatedOpParser):
             column = self._columns.get(col)
             if column is None:
                 column = self._columns[col] = IntAttr(col)
-            op.location = FileLineColLoc(self._file, IntAttr(line), column)
+            op.location = file_line_col(self._file, line, column)
         return op
+
+
+def file_line_col(file: StringAttr, line: int, column: IntAttr) -> FileLineColLoc:
+    """`FileLineColLoc(file, IntAttr(line), column)` without xDSL's verification of
+    its parameters (of these types by construction): a third of an op's location
+    cost, paid on every op read."""
+    line_attr = IntAttr.__new__(IntAttr)
+    object.__setattr__(line_attr, "data", line)
+    location = FileLineColLoc.__new__(FileLineColLoc)
+    object.__setattr__(location, "filename", file)
+    object.__setattr__(location, "line", line_attr)
+    object.__setattr__(location, "column", column)
+    return location
 
 
 @dataclass(frozen=True)

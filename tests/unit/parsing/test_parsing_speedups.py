@@ -315,3 +315,15 @@ def test_the_plain_token_lexer_reads_as_xdsls(text):
                 return out
 
     assert tokens(PlainTokenLexer) == tokens(MLIRLexer)
+
+
+def test_locations_built_without_verification_equal_xdsls():
+    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+
+    from memplan.tools.source import file_line_col
+
+    built = file_line_col(StringAttr("a.mlir"), 12, IntAttr(3))
+    expected = FileLineColLoc(StringAttr("a.mlir"), IntAttr(12), IntAttr(3))
+    assert built == expected and hash(built) == hash(expected)
+    assert built.line == IntAttr(12) and hash(built.line) == hash(IntAttr(12))
+    assert built != FileLineColLoc(StringAttr("a.mlir"), IntAttr(13), IntAttr(3))
