@@ -33,8 +33,9 @@ compacted so that, taken in order of offset, each buffer rests on earlier ones.
 - Dynamic decomposition. Remaining buffers that no lifetime connects form independent
   parts, searched one by one; solved parts are remembered with their offsets.
 - Flush first (intervals). Candidates whose start meets a placed buffer reaching
-  above the floor come first, then those whose end does: without waste a valley's
-  bottom-left corner is covered by a buffer starting at its wall.
+  above the floor come first, then those whose end does, then those whose top is
+  level with a wall's: without waste a valley's bottom-left corner is covered by a
+  buffer starting at its wall.
 - Candidate order and restarts. Further ties follow a static preorder (MiniMalloc's
   "WAT", "TAW", "TWA": lifetime width, area, bytes of the busiest moment). Runs cycle through
   them and then through randomly perturbed copies, under node budgets following
