@@ -411,8 +411,12 @@ def run(argv: list[str]) -> int:
             try:
                 for chunk in chunks:
                     emitted: list[Diagnostic] = []
-                    out.flush()
-                    mark = output.mark() if output.can_cut else None
+                    mark = None
+                    if output.can_cut:
+                        out.flush()
+                        mark = output.mark()
+                    # (stdout is flushed only as its buffer fills, as mlir-opt's is: a
+                    # small output still follows all of stderr when both are merged)
                     # mlir-opt separates chunks with the marker on its own line.
                     separator = f"{marker}\n" if printed_any else ""
                     with diagnostic_handler(emitted.append):
