@@ -69,25 +69,22 @@ def validate_plan(problem: Problem, offsets: np.ndarray, capacity: int | None = 
     occupied = np.flatnonzero(sizes > 0)
     times = np.concatenate([problem.uppers[occupied], problem.lowers[occupied]])
     order = np.argsort(times, kind="stable")
-    who = np.concatenate([occupied, occupied])[order].tolist()
+    who = np.concatenate([occupied, occupied])[order]
     starting = (order >= occupied.size).tolist()
-    live_starts: list[int] = []  # byte offsets of live buffers, sorted; disjoint ranges
-    live_owner: list[int] = []
-    offset_list = offsets.tolist()
+    # A live range is kept as one int, offset * count + buffer: unique, so a range
+    # is found by one bisection, and read in event order (no lookups per buffer).
+    count = len(problem)
+    keys = [offset * count + index for offset, index in zip(offsets[who].tolist(), who.tolist())]
     end_list = ends.tolist()
-    for index, is_start in zip(who, starting):
-        start = offset_list[index]
+    live: list[int] = []  # keys of the live ranges, sorted; disjoint while valid so far
+    for key, is_start in zip(keys, starting):
+        position = bisect.bisect_left(live, key)
         if not is_start:
-            position = bisect.bisect_left(live_starts, start)
-            while live_owner[position] != index:  # equal offsets cannot coexist, but be exact
-                position += 1
-            del live_starts[position]
-            del live_owner[position]
+            del live[position]
             continue
-        position = bisect.bisect_right(live_starts, start)
-        if position > 0 and end_list[live_owner[position - 1]] > start:
-            raise overlap_error(live_owner[position - 1], index)
-        if position < len(live_starts) and live_starts[position] < end_list[index]:
-            raise overlap_error(live_owner[position], index)
-        live_starts.insert(position, start)
-        live_owner.insert(position, index)
+        index = key % count
+        if position > 0 and end_list[live[position - 1] % count] > key // count:
+            raise overlap_error(live[position - 1] % count, index)
+        if position < len(live) and live[position] // count < end_list[index]:
+            raise overlap_error(live[position] % count, index)
+        live.insert(position, key)
