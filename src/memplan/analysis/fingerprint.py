@@ -17,11 +17,12 @@ the number its uses got. It costs one pre-order walk (about half a `cse` run).
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Hashable
 from dataclasses import dataclass
 
 from xdsl.ir import Block, Operation, SSAValue
+
+from memplan.parsing import without_gc
 
 __all__ = ["Fingerprint", "fingerprint"]
 
@@ -112,11 +113,6 @@ def fingerprint(root: Operation) -> Fingerprint:
     # the collector would run meanwhile traverses them (and the rest of the heap)
     # for nothing, as they can form no cycle. Measured on a 20k-op module: 0.12 s
     # with the collector, 0.04 s without.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with without_gc():
         visit_op(root)
-    finally:
-        if enabled:
-            gc.enable()
     return Fingerprint(tuple(entries))

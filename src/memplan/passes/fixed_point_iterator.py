@@ -26,6 +26,7 @@ from xdsl.passes import ModulePass
 from memplan.analysis.fingerprint import fingerprint
 from memplan.analysis.purity import memoized_effects
 from memplan.diagnostics import UserError, location_of, remark
+from memplan.parsing import without_gc
 from memplan.passes.base import MemplanPass, record_statistic
 
 NAME = "fixed-point-iterator"
@@ -58,6 +59,7 @@ class FixedPoint:
 
 
 @memoized_effects()  # one memo across rounds: most ops' effects stay as they were
+@without_gc()  # the rounds' collections traversed the ops they built, for little
 def iterate_to_fixed_point(
     ctx: Context,
     module: ModuleOp,
