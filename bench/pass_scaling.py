@@ -47,6 +47,7 @@ RUNS: list[tuple[str, Callable[[Context, ModuleOp], None]]] = [
     ("xdsl cse (baseline)", CommonSubexpressionElimination().apply),
     ("memplan cse", memplan_pass("cse")),
     ("canonicalize", memplan_pass("canonicalize")),
+    ("stream-cleanup", memplan_pass("stream-cleanup")),
     ("materialize-host-scalars", memplan_pass("materialize-host-scalars")),
     ("optimize-memrefs", memplan_pass("optimize-memrefs")),
     ("pool-allocs", memplan_pass("pool-allocs")),
