@@ -110,9 +110,8 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.hal import DeviceAffinityAttr
-from memplan.dialects.util_interfaces import SizeAware
+from memplan.dialects.util_interfaces import STREAM_PATTERNS, SizeAware
 from memplan.dialects.util import (
-    STREAM_PATTERNS,
     parse_entry_points,
     parse_workload,
     print_entry_points,

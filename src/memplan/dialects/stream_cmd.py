@@ -87,9 +87,8 @@ from memplan.dialects.stream import (
     size_among,
 )
 from memplan.dialects.stream_runtime import ChannelType, CollectiveAttr
-from memplan.dialects.util_interfaces import Subranges
+from memplan.dialects.util_interfaces import CanonicalizedBy, Subranges
 from memplan.dialects.util import (
-    CanonicalizedBy,
     parse_entry_points,
     parse_sized_type,
     parse_workload,

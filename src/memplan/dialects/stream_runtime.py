@@ -105,9 +105,9 @@ from memplan.dialects.stream import (
     resource_positions,
     size_among,
 )
+from memplan.dialects.util_interfaces import CanonicalizedBy
 from memplan.dialects.util import (
     BufferType,
-    CanonicalizedBy,
     UnusedType,
     parse_entry_points,
     parse_workload,

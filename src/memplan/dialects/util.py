@@ -22,7 +22,6 @@ results `%arg0 as type`) live here, as they do in IREE's Util dialect.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -69,12 +68,10 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
-from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
     CallableOpInterface,
     EffectInstance,
-    HasCanonicalizationPatternsTrait,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -104,12 +101,12 @@ from memplan.dialects.util_values import (
     TypeOnlyAttr,
 )
 from memplan.dialects.util_interfaces import (
-    CanonicalizedBy,
     GlobalAccessInterface,
     GlobalInterface,
     GlobalLoadInterface,
     GlobalStoreInterface,
     InitializerInterface,
+    UTIL_PATTERNS,
 )
 from memplan.printing import AsmResultNames, sanitize_ssa_name
 
@@ -561,15 +558,6 @@ def resolve_tied(
         entry.tied_to.span.start,
         entry.tied_to.span.end,
     )
-
-
-# --------------------------------------------------------------------------------
-# Canonicalization patterns declared on the ops
-# --------------------------------------------------------------------------------
-
-
-STREAM_PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream")
-UTIL_PATTERNS = CanonicalizedBy("memplan.passes.patterns.util")
 
 
 # --------------------------------------------------------------------------------
