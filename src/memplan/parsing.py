@@ -188,8 +188,23 @@ class TypeCachingParser(Parser):
         return parsed
 
 
-#: An SSA value use (`%v`, `%r#1`) in an op's text, as xDSL's lexer reads one.
-_VALUE_USE = re.compile(r"(%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))(?:#([0-9]+))?", re.ASCII)
+#: An SSA value use (`%v`, `%r#1`) in an op's text, as xDSL's lexer reads one
+#: (groups 1 and 2), or a string literal or comment taken whole (no group), so
+#: that `%` inside `"..."`, `@"..."` or `// ...` is never read as a use.
+_VALUE_USE = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))(?:#([0-9]+))?', re.ASCII
+)
+
+
+def _value_uses(text: str) -> list[re.Match[str]]:
+    """The SSA value uses of an op's text, outside its strings and comments."""
+    return [m for m in _VALUE_USE.finditer(text) if m.group(1) is not None]
+
+
+def _text_key(text: str) -> str:
+    """An op's text with each value use outside strings and comments made `%`:
+    two lines of one key differ only in their SSA names."""
+    return _VALUE_USE.sub(lambda m: "%" if m.group(1) is not None else m.group(0), text)
 
 #: An op's start in its plain form: the results it binds (`%a, %b:2 =`), then its
 #: custom (bare) or generic (quoted) name.
@@ -217,13 +232,16 @@ _MAX_OP_TEXTS = 1 << 15
 class _OpTemplate:
     """How an op was built from its text: which SSA use in the text each operand
     resolution took (and with which type), the order of the operands among those
-    values, and everything else the op is made of (all of it fixed by the text)."""
+    values, and everything else the op is made of (all of it fixed by the text).
+    `use_count` is the number of SSA uses the text has: a line of the same key
+    with another number has a bare `%` where the template had a use."""
 
-    __slots__ = ("op_type", "uses", "order", "result_types", "properties", "attributes")
+    __slots__ = ("op_type", "uses", "use_count", "order", "result_types", "properties", "attributes")
 
-    def __init__(self, op_type, uses, order, result_types, properties, attributes):
+    def __init__(self, op_type, uses, use_count, order, result_types, properties, attributes):
         self.op_type = op_type
         self.uses = uses
+        self.use_count = use_count
         self.order = order
         self.result_types = result_types
         self.properties = properties
@@ -325,7 +343,7 @@ class RepeatedOpParser(TypeCachingParser):
         follow = _FOLLOW.match(content, end)
         if follow is None:
             return self._parse_op_after_name_with(op_type, generic)
-        key = (op_type, generic, _VALUE_USE.sub("%", text), follow.group(1) or follow.group(2))
+        key = (op_type, generic, _text_key(text), follow.group(1) or follow.group(2))
         templates = self._templates
         template = templates.get(key, False)
         if template:
@@ -333,7 +351,10 @@ class RepeatedOpParser(TypeCachingParser):
             # its list would only collect the operands of every rebuilt op of its
             # body (8 MiB at the end of a 20k-op function).
             self._resolutions = None
-            return self._rebuild(template, start, text, end)
+            uses = _value_uses(text)
+            if len(uses) == template.use_count:  # else a bare `%` the parser reports
+                return self._rebuild(template, start, uses, end)
+            return self._parse_op_after_name_with(op_type, generic)
         outer = self._resolutions
         self._resolutions = [] if template is not None and len(templates) < _MAX_OP_TEXTS else None
         try:
@@ -362,7 +383,7 @@ class RepeatedOpParser(TypeCachingParser):
                 or op.__dict__.keys() != _operation_fields(type(op))
                 or any(r.name_hint is not None for r in op.results)):
             return None
-        uses = list(_VALUE_USE.finditer(text))
+        uses = _value_uses(text)
         at = {start + m.start(): k for k, m in enumerate(uses)}
         taken: list[tuple[int, Attribute]] = []
         for operand, value_type, _ in resolutions:
@@ -381,11 +402,10 @@ class RepeatedOpParser(TypeCachingParser):
             if len(position) != len(values) or any(id(o) not in position for o in operands):
                 return None
             order = tuple(position[id(o)] for o in operands)
-        return _OpTemplate(type(op), tuple(taken), order, tuple(r.type for r in op.results),
+        return _OpTemplate(type(op), tuple(taken), len(uses), order, tuple(r.type for r in op.results),
                            dict(op.properties), dict(op.attributes))
 
-    def _rebuild(self, template: _OpTemplate, start: int, text: str, end: int) -> Operation:
-        uses = list(_VALUE_USE.finditer(text))
+    def _rebuild(self, template: _OpTemplate, start: int, uses: list[re.Match[str]], end: int) -> Operation:
         source = self.lexer.input
         values = []
         for k, value_type in template.uses:

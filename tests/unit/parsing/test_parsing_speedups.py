@@ -261,6 +261,52 @@ def test_repeated_op_texts_give_the_same_module():
     assert rebuilt.count('"memref.store"(%v, %c1, %i, %x) : (f16, memref<4x8xf16>, index, index) -> ()') == 1
 
 
+PERCENT_IN_STRINGS = """
+func.func private @"%%"(i32) -> i32
+func.func private @"%x%"(i32) -> i32
+func.func @f(%a: i32, %x: i32) -> i32 {
+  %0 = call @"%%"(%a) : (i32) -> i32
+  %1 = call @"%x%"(%a) : (i32) -> i32
+  %2 = call @"%%"(%x) : (i32) -> i32 // %a
+  %3 = call @"%%"(%x) : (i32) -> i32 // %x%
+  %4 = arith.constant {s = "%%"} 1 : i32
+  %5 = arith.constant {s = "%a%"} 1 : i32
+  %6 = arith.constant {s = "%a\\\\"} 1 : i32
+  %7 = arith.constant {s = "%b\\\\"} 1 : i32
+  %8 = "arith.addi"(%a, %a) {s = "%x%"} : (i32, i32) -> i32
+  %9 = "arith.addi"(%a, %a) {s = "%%"} : (i32, i32) -> i32
+  return %2 : i32
+}
+"""
+
+
+def test_percent_signs_in_strings_and_comments_are_not_ssa_names():
+    # Lines that differ only inside a string, a quoted symbol or a comment are
+    # distinct texts: a `%x` there is neither an operand nor the same line as `%%`.
+    repeated = _parse_unregistered(_Repeating, PERCENT_IN_STRINGS)
+    plain = _parse_unregistered(Parser, PERCENT_IN_STRINGS)
+    assert print_mlir(repeated, generic=True) == print_mlir(plain, generic=True)
+    without_percent = PERCENT_IN_STRINGS.replace("%a: i32, %x: i32", "%a: i32")
+    without_percent = "\n".join(line for line in without_percent.splitlines() if "(%x)" not in line)
+    without_percent = without_percent.replace("return %2", "return %0")
+    assert print_mlir(_parse_unregistered(_Repeating, without_percent)) == print_mlir(
+        _parse_unregistered(Parser, without_percent)
+    )
+
+
+def test_a_bare_percent_where_the_template_had_a_use_is_an_error():
+    line = '"arith.addi"(%a, %a) {s = "%"} : (i32, i32) -> i32'
+    text = f"func.func @f(%a: i32) {{\n  %0 = {line}\n  %1 = {line}\n  %2 = {line}\n  return\n}}\n"
+    # `(%, %a)` has the template's key (uses made `%`) but one use, not two.
+    broken = text.replace('%1 = "arith.addi"(%a, %a)', '%1 = "arith.addi"(%, %a)')
+    errors = []
+    for parser_class in (_Repeating, Parser):
+        with pytest.raises(ParseError) as caught:
+            _parse_unregistered(parser_class, broken)
+        errors.append((caught.value.span.start, caught.value.msg))
+    assert errors[0] == errors[1]
+
+
 @pytest.mark.parametrize("wrong, right, nth", [
     # an operand of another type
     ("ins(%c2, %c0 : memref", "ins(%b, %c0 : memref", 1),
