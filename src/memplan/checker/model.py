@@ -272,8 +272,9 @@ class Function:
             lo = None if start is None else known.base + start
             hi = None if end is None or lo is None else known.base + end
         buffer = known.buffer
-        if trait.places and buffer.head is buffer.root:
-            # A buffer placed directly into a root (a pool, scratch, a reused slot).
+        if trait.places and buffer.head is buffer.root and self._covers(source):
+            # A buffer placed directly into a root (a pool, scratch, a reused slot);
+            # placed into a part of one (a subview), it reshapes that part's contents.
             new = Buffer(result, buffer.root, lo, hi, path, group=buffer.group,
                          limit=buffer.limit, memory=buffer.memory)
             self.buffers.append(new)

@@ -56,6 +56,23 @@ func.func @chain_of_views(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) {
 
 // -----
 
+// A reinterpret_cast of a part (subview) of an allocation reshapes that part's
+// contents, which a kernel wrote through the allocation: it reads them between the
+// allocation's other accesses, as a fused QKV buffer's heads are read.
+// CHECK-LABEL: func.func @reshape_of_a_part
+func.func @reshape_of_a_part(%ctx: !hip.context, %x: memref<1x8xf32>, %y: memref<2x2xf32>, %z: memref<1x8xf32>) {
+  %qkv = memref.alloc() : memref<1x8xf32>
+  hip.sign(%ctx) ins(%x : memref<1x8xf32>) outs(%qkv : memref<1x8xf32>)
+  %q = memref.subview %qkv[0, 0] [1, 4] [1, 1] : memref<1x8xf32> to memref<1x4xf32, strided<[8, 1]>>
+  %heads = memref.reinterpret_cast %q to offset: [0], sizes: [2, 2], strides: [2, 1] : memref<1x4xf32, strided<[8, 1]>> to memref<2x2xf32>
+  hip.sign(%ctx) ins(%heads : memref<2x2xf32>) outs(%y : memref<2x2xf32>)
+  hip.sign(%ctx) ins(%qkv : memref<1x8xf32>) outs(%z : memref<1x8xf32>)
+  memref.dealloc %qkv : memref<1x8xf32>
+  return
+}
+
+// -----
+
 // Views at %off and %off + 16 of 16 bytes each are apart, and a subview of the
 // first stays inside it.
 // CHECK-LABEL: func.func @dynamic_offset_views
