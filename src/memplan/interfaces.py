@@ -396,6 +396,16 @@ class RuntimeContext:
     scratch, pools). Types declare it by subclassing, as MLIR types implement a type
     interface, so analyses and passes ask a type this instead of naming its class."""
 
+    def memory_request(
+        self, kind: str, context: SSAValue, size: SSAValue, key: object = None
+    ) -> Operation:
+        """A new op asking the runtime for at least `size` bytes of the context's
+        memory `kind` (`POOL`, `HOST_SCRATCH`) with `key` (a pool's domain; None or 0:
+        the first), declaring `ContextMemory` of that kind and key, its result the
+        memory. The type builds it because only its dialect knows the op: passes
+        stay unchanged for another runtime. `ValueError` for a kind it has no op for."""
+        raise ValueError(f"{self} has no op for {kind} memory")
+
 
 def is_runtime_context(value: SSAValue) -> bool:
     """Whether `value` is a runtime context (its type declares `RuntimeContext`)."""

@@ -14,7 +14,7 @@ from xdsl.irdl import base, irdl_attr_definition
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.interfaces import RuntimeContext
+from memplan.interfaces import HOST_SCRATCH, POOL, RuntimeContext
 
 __all__ = [
     "TENSOR_OR_MEMREF",
@@ -31,6 +31,21 @@ class ContextType(ParametrizedAttribute, TypeAttribute, RuntimeContext):
     the host scratch and pools (a `RuntimeContext`)."""
 
     name = "hip.context"
+
+    def memory_request(
+        self, kind: str, context: SSAValue, size: SSAValue, key: object = None
+    ) -> Operation:
+        """`hip.get_pool(%ctx, %size)` (`key`: its `domain_id`) or
+        `hip.get_host_scratch(%ctx, %size)`."""
+        # The ops are defined in `hip.py`, which imports this module.
+        from memplan.dialects.hip import GetHostScratchOp, GetPoolOp
+
+        if kind == POOL:
+            assert isinstance(key, int | None)
+            return GetPoolOp(context, size, domain=key or None)
+        if kind == HOST_SCRATCH and key is None:
+            return GetHostScratchOp(context, size)
+        return super().memory_request(kind, context, size, key)
 
 
 TENSOR_OR_MEMREF = base(TensorType) | base(MemRefType)

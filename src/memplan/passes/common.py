@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TypeVar
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp
@@ -19,7 +18,7 @@ from xdsl.ir import Operation, Region, SSAValue
 from xdsl.traits import CallableOpInterface
 
 from memplan.diagnostics import location_of, remark
-from memplan.interfaces import get_interface, is_runtime_context
+from memplan.interfaces import context_memory, get_interface, is_runtime_context
 
 __all__ = [
     "RemarksUnderDebug",
@@ -28,14 +27,11 @@ __all__ = [
     "index_constant",
     "integer_attr",
     "erase_unused",
-    "nested_ops",
+    "nested_context_memory",
     "replace_allocation",
     "runtime_context",
     "view_into",
 ]
-
-OpT = TypeVar("OpT", bound=Operation)
-
 
 def function_bodies(module: ModuleOp) -> list[tuple[Operation, Region]]:
     """Every function-like op (`CallableOpInterface`) with a body, and its body."""
@@ -59,10 +55,14 @@ def runtime_context(body: Region) -> SSAValue | None:
     return entry.args[0]
 
 
-def nested_ops(function: Operation, op_type: type[OpT]) -> list[OpT]:
-    """The ops of class `op_type` anywhere inside `function`, nested regions
-    included, in program order (a pool or scratch taken in a branch counts too)."""
-    return [op for op in function.walk() if isinstance(op, op_type)]
+def nested_context_memory(function: Operation, kind: str) -> list[Operation]:
+    """The ops anywhere inside `function`, nested regions included, that take the
+    context memory `kind` (`ContextMemory`), in program order (a pool or scratch
+    taken in a branch counts too)."""
+    return [
+        op for op in function.walk()
+        if (memory := context_memory(op)) is not None and memory.kind == kind
+    ]
 
 
 _INDEX = IndexType()

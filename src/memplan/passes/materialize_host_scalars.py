@@ -55,14 +55,19 @@ from memplan.analysis.byte_ranges import constant_reach
 from memplan.analysis.cache import module_analysis
 from memplan.analysis.calls import CallGraph, shared_context_memory
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
-from memplan.dialects.hip import ContextType, GetHostScratchOp
-from memplan.interfaces import HOST_SCRATCH, plannable_allocation
+from memplan.interfaces import (
+    HOST_SCRATCH,
+    ContextMemory,
+    RuntimeContext,
+    context_memory,
+    plannable_allocation,
+)
 from memplan.passes.base import MemplanPass
 from memplan.passes.common import (
     RemarksUnderDebug,
     function_bodies,
     index_constant,
-    nested_ops,
+    nested_context_memory,
     replace_allocation,
     runtime_context,
     view_into,
@@ -102,7 +107,7 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             entry = region.blocks[0]
             context = runtime_context(region)
             if context is None:
-                self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
+                self._remark(function, "function left alone: argument 0 is not a runtime context")
                 continue
             reserved = calls.reserved(function, (HOST_SCRATCH, None))
             why = shared_context_memory(calls, function) or (
@@ -117,7 +122,7 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             ]
             if not candidates:
                 continue
-            existing = nested_ops(function, GetHostScratchOp)
+            existing = nested_context_memory(function, HOST_SCRATCH)
             if not existing:
                 calls.added(self._materialize(context, candidates, None, reserved))
                 changed = True
@@ -131,13 +136,14 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         return changed
 
     def _reusable(
-        self, function: Operation, context: SSAValue, existing: list[GetHostScratchOp]
-    ) -> tuple[GetHostScratchOp, int, int] | None:
+        self, function: Operation, context: SSAValue, existing: list[Operation]
+    ) -> tuple[Operation, int, int] | None:
         """The function's own scratch op, its constant size and the end of the bytes
         its uses reach, when new buffers can go after them: one scratch, taken in the
         entry block from `context` with a constant size, every alias of it reaching
         constant bytes. None (and a remark) when not."""
         why = None
+        memory = _memory(existing[0])
         if len(existing) > 1:
             why = (
                 f"it takes host scratch {len(existing)} times; new buffers could overlap "
@@ -145,13 +151,15 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             )
         elif existing[0].parent_block() is not context.owner:
             why = "it takes host scratch inside a nested region, which new views could not use"
-        elif existing[0].ctx is not context:
+        elif existing[0].operands[memory.context_index] is not context:
             why = "its host scratch comes from another context value than argument 0"
-        elif (size := _constant(existing[0].size)) is None:
+        elif memory.size_index is None or (
+            size := _constant(existing[0].operands[memory.size_index])
+        ) is None:
             why = "its host scratch has a size that is not a constant, so it cannot be grown"
         if why is None:
             scratch = existing[0]
-            end, unknown = constant_reach(scratch.result, size)
+            end, unknown = constant_reach(scratch.results[0], size)
             if unknown is None:
                 return scratch, size, end
             why = (
@@ -212,9 +220,9 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
     def _materialize(
         context: SSAValue,
         candidates: list[tuple[SSAValue, BufferInfo]],
-        reuse: tuple[GetHostScratchOp, int, int] | None,
+        reuse: tuple[Operation, int, int] | None,
         reserved: tuple[int, int],
-    ) -> GetHostScratchOp:
+    ) -> Operation:
         """View each candidate into the scratch, which it returns: a new one at the
         top of the entry block, or the existing one (moved there, grown to hold the
         new buffers after the bytes its views already use). `reserved`: how far the scratch uses of the
@@ -230,22 +238,34 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         total = index_constant(max(end, reserved[1], reuse[1] if reuse is not None else 0))
         total.result.name_hint = "host_scratch_size"
         if reuse is None:
-            scratch = GetHostScratchOp(context, total)
-            scratch.result.name_hint = "host_scratch"
+            assert isinstance(context.type, RuntimeContext)
+            scratch = context.type.memory_request(HOST_SCRATCH, context, total.result)
+            scratch.results[0].name_hint = "host_scratch"
         else:
             # Moved to the top, so that it comes before every new view.
             scratch = reuse[0]
             scratch.detach()
-            scratch.operands = [context, total.result]
+            size_index = _memory(scratch).size_index
+            assert size_index is not None
+            operands = list(scratch.operands)
+            operands[size_index] = total.result
+            scratch.operands = operands
         Rewriter.insert_op([total, scratch], InsertPoint.at_start(entry))
         for (root, info), offset in zip(candidates, offsets):
             op = root.owner
             assert isinstance(op, Operation) and isinstance(root.type, MemRefType)
             shift = index_constant(offset)
             shift.result.name_hint = f"c{offset}"
-            view = view_into(scratch.result, shift.result, (), root.type)
+            view = view_into(scratch.results[0], shift.result, (), root.type)
             replace_allocation(op, [shift, view], view.results[0], info.frees)
         return scratch
+
+
+def _memory(op: Operation) -> ContextMemory:
+    """The context-memory model of a scratch op `nested_context_memory` found."""
+    memory = context_memory(op)
+    assert memory is not None
+    return memory
 
 
 def _constant(value: SSAValue) -> int | None:

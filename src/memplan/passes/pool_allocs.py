@@ -3,10 +3,11 @@ offset in one pool per dominance domain.
 
 hip-ep's `hip-pool-allocs` (its design `pool-allocs-memory-planning.md` and the
 runtime contract), planned under the host/device execution model. In each
-single-block function whose argument 0 is a `!hip.context`, every used plannable
-allocation (`PlannableAllocation`) that may live in device memory the runtime owns
-becomes a `memref.view` into `hip.get_pool(%ctx, %size)` at a planned byte offset,
-and its frees are erased.
+single-block function whose argument 0 is a runtime context (`RuntimeContext`,
+`!hip.context`), every used plannable allocation (`PlannableAllocation`) that may
+live in device memory the runtime owns becomes a `memref.view` at a planned byte
+offset into the pool its type asks for (`RuntimeContext.memory_request`:
+`hip.get_pool(%ctx, %size)`), and its frees are erased.
 
 Which buffers may overlap is the ordering analysis' conflict graph
 (`BlockOrdering.conflict_graph`, DESIGN.md section 2): a buffer the host writes while
@@ -71,8 +72,7 @@ from memplan.analysis.calls import CallGraph, shared_context_memory
 from memplan.analysis.data_layout import alloc_size
 from memplan.analysis.ordering import BlockOrdering, BufferInfo, plannable_roots
 from memplan.diagnostics import remark
-from memplan.dialects.hip import ContextType, GetPoolOp
-from memplan.interfaces import POOL, plannable_allocation
+from memplan.interfaces import POOL, RuntimeContext, plannable_allocation
 from memplan.lazy_numpy import load_numpy, np
 from memplan.passes.base import MemplanPass
 from memplan.passes.common import (
@@ -565,7 +565,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 self._remark(function, "function left alone: it already takes a pool")
                 continue
             if runtime_context(region) is None:
-                self._remark(function, f"function left alone: argument 0 is not a {ContextType()}")
+                self._remark(function, "function left alone: argument 0 is not a runtime context")
                 continue
             with_context = True
             if (why := shared_context_memory(calls, function, POOL)) is not None:
@@ -932,7 +932,8 @@ def _emit_pool(
         size = e.addi(size, width)
     for bucket, bin_size in zip(layout.buckets, bucket_sizes):
         size = e.addi(size, e.muli(bin_size, e.constant(len(bucket.bins))))
-    pool = e.add(GetPoolOp(context, size, domain=domain if domain else None))
+    assert isinstance(context.type, RuntimeContext)
+    pool = e.add(context.type.memory_request(POOL, context, size, domain))
     pool.name_hint = "pool" if domain == 0 else f"pool_{domain}"
     for b, offset in sorted(layout.static_offsets.items()):
         offsets[b] = e.constant(offset)

@@ -161,7 +161,7 @@ func.func @allocation_in_a_loop(%ctx: !hip.context, %n: index, %w: i32, %o: memr
 // CHECK-LABEL: func.func @no_context
 // CHECK-NOT:     hip.get_host_scratch
 // CHECK:         memref.alloc() : memref<1xi64>
-// expected-remark @+1 {{function left alone: argument 0 is not a !hip.context}}
+// expected-remark @+1 {{function left alone: argument 0 is not a runtime context}}
 func.func @no_context(%x: i64, %ctx: !hip.context, %o: memref<1xf32>) {
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<1xi64>

@@ -308,7 +308,7 @@ func.func @alignment_and_layouts(%ctx: !hip.context, %in: memref<16xf32>) {
 // CHECK-LABEL: func.func @no_context_argument
 // CHECK:         memref.alloc()
 // CHECK:         memref.dealloc
-// expected-remark @+1 {{function left alone: argument 0 is not a !hip.context}}
+// expected-remark @+1 {{function left alone: argument 0 is not a runtime context}}
 func.func @no_context_argument(%in: memref<16xf32>) {
   %a = memref.alloc() : memref<16xf32>
   memref.copy %in, %a : memref<16xf32> to memref<16xf32>

@@ -138,20 +138,3 @@ def test_a_context_is_what_its_type_declares():
         stranger = module.body.block.last_op
         why = shared_context_memory(CallGraph(module), stranger)
         assert (why is not None and "hands the runtime context" in why) == hands_off
-
-
-def test_no_analysis_imports_the_hip_dialect():
-    """Analyses learn what ops and types are from memplan.interfaces alone."""
-    import ast
-    from pathlib import Path
-
-    import memplan.analysis
-
-    root = Path(memplan.analysis.__file__).parent
-    imports = [
-        f"{path.name}: {node.module}"
-        for path in sorted(root.glob("*.py"))
-        for node in ast.walk(ast.parse(path.read_text()))
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("memplan.dialects.hip")
-    ]
-    assert imports == []
