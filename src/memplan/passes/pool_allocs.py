@@ -90,7 +90,7 @@ from memplan.planning import STRATEGIES as PLANNERS
 from memplan.planning import Buffer, Plan, Problem
 from memplan.planning.problem import align_up, check_alignment
 from memplan.progress import pass_progress, planning_progress
-from memplan.report.ir import kept_apart, record_pool_plan
+from memplan.report.ir import kept_apart, record_pool_plan, record_pool_statistics
 from memplan.report.recording import listening, plan_report
 
 __all__ = [
@@ -474,7 +474,8 @@ class _Candidate:
 
     root: SSAValue
     op: Operation
-    info: BufferInfo
+    info: BufferInfo | None
+    """None once the plan is made and nobody records it (`PoolAllocs._pool`)."""
     position: int
     factor: int
     """Bytes, or bytes per unit of the product of `sizes` for a dynamic shape."""
@@ -707,13 +708,23 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 remark(function, f"{self.name} fragmentation: domain {d}: {layouts[d].report()}")
         if self.debug:
             self._describe_domains(candidates, domains, layouts)
-        offsets = self._rewrite(block.args[0], candidates, domains, layouts)
-        record_pool_plan(
-            block, ordering, [c.info for c in candidates],
-            [None if c.sizes else c.factor for c in candidates], offsets, domains,
-            [(x.static_size, x.static_lower_bound, len(x.slabs)) for x in layouts],
-            graph, self.strategy,
-        )
+        pools = [(x.static_size, x.static_lower_bound, len(x.slabs)) for x in layouts]
+        frees = [c.info.frees for c in candidates]
+        if not listening():
+            # Nobody reads the analysis after the rewrite: its memory goes to the
+            # rewrite's new ops (the peak of a 20k-op decoder's run is lower so).
+            ordering = graph = members = neighbours = None  # type: ignore[assignment]
+            for c in candidates:
+                c.info = None
+            offsets = self._rewrite(block.args[0], candidates, frees, domains, layouts)
+            record_pool_statistics(len(candidates), pools)
+        else:
+            offsets = self._rewrite(block.args[0], candidates, frees, domains, layouts)
+            record_pool_plan(
+                block, ordering, [c.info for c in candidates],
+                [None if c.sizes else c.factor for c in candidates], offsets, domains,
+                pools, graph, self.strategy,
+            )
         return plan_attributes(offsets, domains, [x.static_size for x in layouts])
 
     def _plan_domain(
@@ -861,11 +872,13 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
     def _rewrite(
         context: SSAValue,
         candidates: list[_Candidate],
+        frees: list[tuple[tuple[Operation, int], ...]],
         domains: list[int],
         layouts: list[DomainLayout],
     ) -> list[int | None]:
         """Take each domain's pool before its first buffer, replace every buffer by
-        its view, and return each buffer's offset when it is a constant."""
+        its view (erasing the ops in `frees` that freed it), and return each
+        buffer's offset when it is a constant."""
         offsets: list[SSAValue | None] = [None] * len(candidates)
         pools: list[SSAValue] = []
         emitters: list[_Emitter] = []
@@ -895,7 +908,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 )
                 ops.append(cast)
                 replacement = cast.results[0]
-            replace_allocation(c.op, ops, replacement, c.info.frees)
+            replace_allocation(c.op, ops, replacement, frees[b])
         for emitter in emitters:
             emitter.prune()
         return constants

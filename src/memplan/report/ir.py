@@ -85,6 +85,13 @@ def _function_name(block: Block) -> str:
     return "<anonymous>"
 
 
+def record_pool_statistics(pooled: int, pools: Sequence[tuple[int, int, int]]) -> None:
+    """Count a block's plan in the running pass's statistics
+    (`--mlir-pass-statistics`): `pooled` buffers, `pools` as `record_pool_plan`'s."""
+    record_statistic("num-buffers-pooled", pooled, "Number of buffers placed in a pool")
+    record_statistic("pool-bytes", sum(p[0] for p in pools), "Bytes of the pools' static regions")
+
+
 def record_pool_plan(
     block: Block,
     ordering: BlockOrdering,
@@ -103,8 +110,7 @@ def record_pool_plan(
     static byte size (None when dynamic), its constant offset (None when runtime
     SSA) and its domain; per domain, ``(static size, lower bound of the static
     buffers, dynamic slabs)``; `graph` is the conflict graph the plan obeys."""
-    record_statistic("num-buffers-pooled", len(infos), "Number of buffers placed in a pool")
-    record_statistic("pool-bytes", sum(p[0] for p in pools), "Bytes of the pools' static regions")
+    record_pool_statistics(len(infos), pools)
     if not listening():
         return
     names = unique_names([buffer_name(info.root) for info in infos])
