@@ -29,6 +29,7 @@ from xdsl.traits import (
 from xdsl.traits import get_effects as _xdsl_get_effects
 
 __all__ = [
+    "class_has_trait",
     "HOST_SCRATCH",
     "POOL",
     "EffectInstance",
@@ -82,7 +83,7 @@ def attach_trait(op_type: type[Operation], trait: OpTrait) -> None:
     traits = _EXTERNAL_TRAITS.setdefault(op_type, [])
     traits[:] = [t for t in traits if type(t) is not type(trait)]
     traits.append(trait)
-    _INTERFACES.clear()
+    _BY_CLASS.clear()
 
 
 _MODELS_LOADED = False
@@ -107,29 +108,44 @@ def _external_traits(op: Operation) -> list[OpTrait]:
     return []
 
 
-_INTERFACES: dict[tuple[type[Operation], type[OpTrait]], tuple[object, OpTrait | None]] = {}
-"""`get_interface`'s answers by op class, each with the class's own trait set it
-was found among (xDSL's `add_trait` replaces that set; `attach_trait` clears all):
-the passes ask every op of a module several interfaces."""
+_BY_CLASS: dict[tuple[object, ...], tuple[object, object]] = {}
+"""Answers about op classes (`get_interface`, `class_has_trait`), each with the
+class's own trait set it was found among (xDSL's `add_trait` replaces that set;
+`attach_trait` clears all): the passes ask every op of a module the same few
+questions, and xDSL scans the class's traits for each."""
+
+
+def _by_class(op: Operation, key: tuple[object, ...], compute: Callable[[], object]) -> object:
+    """`compute()` for `op`'s class and `key`, computed once while the class's
+    trait set is the same object."""
+    own = type(op).traits.traits
+    full = (type(op), *key)
+    known = _BY_CLASS.get(full)
+    if known is not None and known[0] is own:
+        return known[1]
+    answer = compute()
+    _BY_CLASS[full] = (own, answer)
+    return answer
 
 
 def get_interface(op: Operation, trait_type: type[TraitT]) -> TraitT | None:
     """The op's implementation of an interface: external model first, then its own."""
-    cls = type(op)
-    own = cls.traits.traits
-    key = (cls, trait_type)
-    known = _INTERFACES.get(key)
-    if known is not None and known[0] is own:
-        return known[1]  # type: ignore[return-value]
-    found: OpTrait | None = None
-    for trait in _external_traits(op):
-        if isinstance(trait, trait_type):
-            found = trait
-            break
-    else:
-        found = op.get_trait(trait_type)
-    _INTERFACES[key] = (own, found)
-    return found  # type: ignore[return-value]
+
+    def find() -> OpTrait | None:
+        for trait in _external_traits(op):
+            if isinstance(trait, trait_type):
+                return trait
+        return op.get_trait(trait_type)
+
+    return _by_class(op, (trait_type,), find)  # type: ignore[return-value]
+
+
+def class_has_trait(op: Operation, trait: type[OpTrait], *, value_if_unregistered: bool) -> bool:
+    """`op.has_trait(trait, value_if_unregistered=...)`, answered once per op class."""
+    return _by_class(  # type: ignore[return-value]
+        op, (trait, value_if_unregistered),
+        lambda: op.has_trait(trait, value_if_unregistered=value_if_unregistered),
+    )
 
 
 def memory_effects(op: Operation) -> Set[EffectInstance] | None:

@@ -32,7 +32,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, SymbolTable
 
-from memplan.analysis.purity import class_has_trait, is_trivially_dead
+from memplan.analysis.purity import is_trivially_dead
 from memplan.dialects.util_interfaces import (
     GlobalAccessInterface,
     GlobalInterface,
@@ -40,7 +40,7 @@ from memplan.dialects.util_interfaces import (
     GlobalStoreInterface,
     InitializerInterface,
 )
-from memplan.interfaces import get_interface
+from memplan.interfaces import class_has_trait, get_interface
 from memplan.symbols import SymbolRefScanner, rename_symbol_refs
 
 __all__ = [

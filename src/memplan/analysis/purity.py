@@ -33,7 +33,6 @@ from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue, SSAValues
 from xdsl.traits import (
     IsTerminator,
     MemoryEffect,
-    OpTrait,
     RecursiveMemoryEffect,
     SymbolOpInterface,
 )
@@ -43,6 +42,7 @@ from memplan.interfaces import (
     EffectInstance,
     NonAddressableResource,
     MemoryEffectKind,
+    class_has_trait,
     get_interface,
     memory_effects,
 )
@@ -53,7 +53,6 @@ __all__ = [
     "EffectClass",
     "Purity",
     "Resource",
-    "class_has_trait",
     "classify",
     "effects_of",
     "is_trivially_dead",
@@ -85,25 +84,6 @@ EVERYTHING = _Wildcard.EVERYTHING
 Resource = SymbolRefAttr | SSAValue | NonAddressableResource | _Wildcard
 """A global, a freshly allocated root buffer, a non-addressable resource, or one
 of the two wildcards."""
-
-
-_TRAITS: dict[tuple[type[Operation], type[OpTrait], bool], tuple[object, bool]] = {}
-
-
-def class_has_trait(op: Operation, trait: type[OpTrait], *, value_if_unregistered: bool) -> bool:
-    """`op.has_trait(trait, value_if_unregistered=...)`, answered once per op class
-    while the class's trait set is the same object (xDSL's `add_trait` replaces it):
-    the cleanup passes ask every op the same few questions per sweep, and xDSL
-    scans the class's traits for each."""
-    cls = type(op)
-    own = cls.traits.traits
-    key = (cls, trait, value_if_unregistered)
-    known = _TRAITS.get(key)
-    if known is not None and known[0] is own:
-        return known[1]
-    answer = op.has_trait(trait, value_if_unregistered=value_if_unregistered)
-    _TRAITS[key] = (own, answer)
-    return answer
 
 
 _Memo = dict[Operation, tuple[SSAValues, dict[str, Attribute], dict[str, Attribute],

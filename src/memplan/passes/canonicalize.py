@@ -38,8 +38,8 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
 
 from memplan.analysis.fingerprint import fingerprint
-from memplan.analysis.purity import class_has_trait, is_trivially_dead, memoized_effects
-from memplan.interfaces import get_interface
+from memplan.analysis.purity import is_trivially_dead, memoized_effects
+from memplan.interfaces import class_has_trait, get_interface
 from memplan.diagnostics import UserError
 from memplan.passes.base import MemplanPass, record_statistic
 from memplan.passes.patterns.common import (

@@ -44,7 +44,6 @@ from memplan.analysis.purity import (
     ANY_BUFFER,
     EVERYTHING,
     EffectClass,
-    class_has_trait,
     Resource,
     classify,
     is_trivially_dead,
@@ -52,7 +51,7 @@ from memplan.analysis.purity import (
     regions_written_resources,
     written_resources,
 )
-from memplan.interfaces import GraphRegions, NonAddressableResource, get_interface
+from memplan.interfaces import GraphRegions, NonAddressableResource, class_has_trait, get_interface
 from memplan.passes.base import MemplanPass
 from memplan.passes.patterns.common import replace_uses
 

@@ -36,14 +36,14 @@ from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolTable
 
-from memplan.analysis.purity import class_has_trait, effects_of, memoized_effects
+from memplan.analysis.purity import effects_of, memoized_effects
 from memplan.dialects.util_interfaces import (
     GlobalInterface,
     GlobalLoadInterface,
     GlobalStoreInterface,
     InitializerInterface,
 )
-from memplan.interfaces import MemoryEffectKind, get_interface
+from memplan.interfaces import MemoryEffectKind, class_has_trait, get_interface
 from memplan.passes.base import MemplanPass
 from memplan.passes.patterns.common import move_to_front, replace_uses
 

@@ -126,17 +126,20 @@ def test_kernel_operand_groups_read_from_the_text_give_the_same_module(monkeypat
 
 def test_a_kernel_operand_of_another_type_is_reported_where_it_is_written():
     text = KERNELS.replace("outs(%a : memref<4x8xf16>)", "outs(%b : memref<4x8xf16>)")
-    at = _same_error_with_and_without_caching(text)
+    at = _same_error_as_xdsl(text)
     assert text[at:].startswith("%b : memref<4x8xf16>)")
 
 
-def _same_error_with_and_without_caching(text: str) -> int:
-    """Where both parsers report `text`'s error (the same place and message)."""
+def _same_error_as_xdsl(text: str, parser_class=None, parse=None) -> int:
+    """Where `parser_class` (default: the caching parser) and xDSL's parser both
+    report `text`'s error (the same span and message), read by `parse`."""
+    parser_class = parser_class or _Caching
+    parse = parse or _parse
     errors = []
-    for parser_class in (_Caching, Parser):
+    for each in (parser_class, Parser):
         with pytest.raises(ParseError) as caught:
-            _parse(parser_class, text)
-        errors.append((caught.value.span.start, caught.value.msg))
+            parse(each, text)
+        errors.append((caught.value.span.start, caught.value.span.end, caught.value.msg))
     assert errors[0] == errors[1]
     return errors[0][0]
 
@@ -187,7 +190,7 @@ def test_memref_ops_read_from_the_text_give_the_same_module(monkeypatch):
 ])
 def test_a_memref_op_operand_of_another_type_is_reported_where_it_is_written(wrong, right):
     text = MEMREF_OPS.replace(wrong, right, 1).replace("%big: memref<4x8xf32>", "%big: memref<8xf32>")
-    at = _same_error_with_and_without_caching(text)
+    at = _same_error_as_xdsl(text)
     assert text[at:].startswith(right.split(" = ")[-1].split()[1].split("[")[0].rstrip(","))
 
 
@@ -299,12 +302,7 @@ def test_a_bare_percent_where_the_template_had_a_use_is_an_error():
     text = f"func.func @f(%a: i32) {{\n  %0 = {line}\n  %1 = {line}\n  %2 = {line}\n  return\n}}\n"
     # `(%, %a)` has the template's key (uses made `%`) but one use, not two.
     broken = text.replace('%1 = "arith.addi"(%a, %a)', '%1 = "arith.addi"(%, %a)')
-    errors = []
-    for parser_class in (_Repeating, Parser):
-        with pytest.raises(ParseError) as caught:
-            _parse_unregistered(parser_class, broken)
-        errors.append((caught.value.span.start, caught.value.msg))
-    assert errors[0] == errors[1]
+    _same_error_as_xdsl(broken, _Repeating, _parse_unregistered)
 
 
 @pytest.mark.parametrize("wrong, right, nth", [
@@ -327,12 +325,7 @@ def test_errors_in_rebuilt_ops_are_reported_as_before(wrong, right, nth):
         at = REPEATED.index(wrong, at + 1)
     text = REPEATED[:at] + right + REPEATED[at + len(wrong):]
     _Repeating.rebuilt = []
-    errors = []
-    for parser_class in (_Repeating, Parser):
-        with pytest.raises(ParseError) as caught:
-            _parse_unregistered(parser_class, text)
-        errors.append((caught.value.span.start, caught.value.span.end, caught.value.msg))
-    assert errors[0] == errors[1]
+    _same_error_as_xdsl(text, _Repeating, _parse_unregistered)
     assert any(right in r for r in _Repeating.rebuilt)
 
 

@@ -136,9 +136,9 @@ _SYSTEM_OUTPUT = re.compile(r"(?:^|\s)(?:-o|--output)(?:\s+|=)['\"]?/")
 
 
 def test_no_test_writes_output_to_a_system_path():
-    """Tests write only below lit's %t or a pytest tmp_path: `-o /dev/null` in a
-    test, run as root by a tool that renames, once replaced the machine's
-    /dev/null."""
+    """Tests write only below lit's %t or a pytest tmp_path: a test that sent
+    `-o` to the null device, run as root by a tool that renames, once replaced
+    the machine's null device with a plain file."""
     root = Path(__file__).resolve().parents[2]
     offenders = []
     for path in sorted(root.rglob("*")):

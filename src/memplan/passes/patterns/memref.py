@@ -62,11 +62,12 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.analysis.purity import class_has_trait, effects_of
+from memplan.analysis.purity import effects_of
 from memplan.dialects import memref as mmemref
 from memplan.dialects.memref_layout import strides_and_offset
 from memplan.dialects.memref_ops import ReallocOp, ReshapeOp, TransposeOp
 from memplan.interfaces import (
+    class_has_trait,
     AutomaticAllocation,
     AutomaticAllocationScope,
     MemoryEffectKind,
