@@ -130,6 +130,7 @@ from memplan.printing import AsmResultNames, FixedResultNames
 
 
 __all__ = [
+    "CloneToConsumers",
     "AsyncAllocaOp",
     "AsyncCloneOp",
     "AsyncDispatchOp",
@@ -153,6 +154,14 @@ __all__ = [
     "TimepointType",
     "find_size",
 ]
+
+class CloneToConsumers(OpTrait):
+    """Making the op's result again where it is copied costs less than the copy
+    (IREE's `StreamableOpInterface::preferCloneToConsumers`): a splat, an empty
+    tensor, an alloca. The op reads no resource, so it gives the same contents
+    wherever it runs. (IREE's clones prefer it too; memplan leaves them out: a clone
+    made again later reads its source later.)"""
+
 
 FILL_PATTERN = irdl_to_attr_constraint(IntegerType[Literal[8, 16, 32, 64], Literal[Signedness.SIGNLESS]])
 """IREE's `Stream_FillPatternType`: what a splat or fill of resource bytes repeats."""
@@ -768,7 +777,7 @@ class AsyncAllocaOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), 
         OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware.fields(results={0: "storage_size"})
     )
 
@@ -1551,7 +1560,7 @@ class AsyncSplatOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}))
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}))
 
     assembly_format = (
         _AFFINITY + " " + _await(False) + " $value `:` type($value) `->` "
@@ -2353,7 +2362,7 @@ class TensorEmptyOp(_EncodedResult, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("empty",)))
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("empty",)))
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2380,7 +2389,7 @@ class TensorSplatOp(_EncodedResult, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware())
     custom_directives = (EncodingDims,)
 
     assembly_format = (
