@@ -158,9 +158,10 @@ __all__ = [
 class CloneToConsumers(OpTrait):
     """Making the op's result again where it is copied costs less than the copy
     (IREE's `StreamableOpInterface::preferCloneToConsumers`): a splat, an empty
-    tensor, an alloca. The op reads no resource, so it gives the same contents
-    wherever it runs. (IREE's clones prefer it too; memplan leaves them out: a clone
-    made again later reads its source later.)"""
+    tensor, an alloca, a clone. The op gives the same contents wherever it runs: it
+    reads no resource, or (a clone) one whose value a later copy sees unchanged,
+    since async resources are values (a tied update makes a new one; IREE's
+    copy-on-write pass keeps it that way)."""
 
 
 FILL_PATTERN = irdl_to_attr_constraint(IntegerType[Literal[8, 16, 32, 64], Literal[Signedness.SIGNLESS]])
@@ -812,7 +813,7 @@ class AsyncCloneOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}),
     )
@@ -2420,7 +2421,7 @@ class TensorCloneOp(_EncodedResult, IRDLOperation):
     result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}),
     )

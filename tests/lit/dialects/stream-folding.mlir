@@ -208,19 +208,28 @@ util.func public @elide_transfer_of_fresh_value(%r: !stream.resource<*>, %n: ind
 
 // -----
 
-// A clone of an empty tensor or an alloca, as of a splat, makes it again.
+// A clone of an empty tensor, an alloca or a clone, as of a splat, makes it
+// again; so does a transfer within one device of a clone (IREE: transfer ->
+// clone, clone of a clone -> clone).
 
 // CHECK-LABEL: @clone_remakes_cloneable
-util.func public @clone_remakes_cloneable(%n: index) -> (!stream.resource<external>, !stream.resource<*>) {
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<*>, %[[N:.+]]: index)
+util.func public @clone_remakes_cloneable(%r: !stream.resource<*>, %n: index) -> (!stream.resource<external>, !stream.resource<*>, !stream.resource<*>, !stream.resource<external>) {
   // CHECK-DAG: %[[E:.+]] = stream.tensor.empty : tensor<0xf32> in !stream.resource<external>
   %e = stream.tensor.empty : tensor<0xf32> in !stream.resource<*>{%n}
   %0 = stream.async.clone %e : !stream.resource<*>{%n} -> !stream.resource<external>{%n}
   // CHECK-DAG: %[[A:.+]] = stream.async.alloca : !stream.resource<*>
   %a = stream.async.alloca : !stream.resource<transient>{%n}
   %1 = stream.async.clone %a : !stream.resource<transient>{%n} -> !stream.resource<*>{%n}
-  // CHECK-NOT: stream.async.clone
-  // CHECK: util.return %[[E]], %[[A]]
-  util.return %0, %1 : !stream.resource<external>, !stream.resource<*>
+  // CHECK-DAG: %[[C1:.+]] = stream.async.clone %[[R]] : !stream.resource<*>{%[[N]]} -> !stream.resource<*>{%[[N]]}
+  %c = stream.async.clone %r : !stream.resource<*>{%n} -> !stream.resource<constant>{%n}
+  %2 = stream.async.clone %c : !stream.resource<constant>{%n} -> !stream.resource<*>{%n}
+  // CHECK-DAG: %[[C2:.+]] = stream.async.clone %[[R]] : !stream.resource<*>{%[[N]]} -> !stream.resource<external>{%[[N]]}
+  %d = stream.async.clone %r : !stream.resource<*>{%n} -> !stream.resource<transient>{%n}
+  %3 = stream.async.transfer %d : !stream.resource<transient>{%n} -> !stream.resource<external>{%n}
+  // CHECK-NOT: stream.async.transfer
+  // CHECK: util.return %[[E]], %[[A]], %[[C1]], %[[C2]]
+  util.return %0, %1, %2, %3 : !stream.resource<external>, !stream.resource<*>, !stream.resource<*>, !stream.resource<external>
 }
 
 // -----

@@ -11,7 +11,7 @@ with one rewrite left out on purpose:
 - A transfer within one device (equal source and target affinities, no staging
   side: what IREE turns into `stream.async.clone`) reaches what IREE reaches through
   the clone, directly: of a value an op prefers to make again (`CloneToConsumers`:
-  a splat, an empty tensor, an alloca) it is that op again, in the transfer's
+  a splat, an empty tensor, an alloca, a clone) it is that op again, in the transfer's
   lifetime; of a fresh value (its producer only allocates it, and reads) that
   nothing else uses, to the same type, it is the value (the copy is unobservable).
 - `stream.async.clone` of a value an op prefers to make again is that op again.
@@ -121,9 +121,10 @@ def _remade_producer(source: SSAValue) -> Operation | None:
 
 
 class TransferRemakesCloneable(RewritePattern):
-    """A same-device transfer of a splat (an empty tensor, an alloca) is the splat
-    made again in the transfer's lifetime; the original dies with its last use.
-    IREE gets there in two steps (transfer -> clone, clone of a splat -> splat)."""
+    """A same-device transfer of a splat (an empty tensor, an alloca, a clone) is
+    the splat made again in the transfer's lifetime; the original dies with its
+    last use. IREE gets there in two steps (transfer -> clone, clone of a splat ->
+    splat)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: stream.AsyncTransferOp, rewriter: PatternRewriter, /):
@@ -686,8 +687,9 @@ def _new_splat(
 
 
 class PropagateCloneableOps(RewritePattern):
-    """A clone of a splat (an empty tensor, an alloca: `CloneToConsumers`) is that
-    op again, of the clone's type: cheaper than a copy, and the original may die."""
+    """A clone of a splat (an empty tensor, an alloca, a clone: `CloneToConsumers`)
+    is that op again, of the clone's type: cheaper than a copy, and the original
+    may die."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: stream.AsyncCloneOp, rewriter: PatternRewriter, /):
