@@ -19,7 +19,9 @@ second as the first, memplan keeps the transfer on purpose. It prints one row pe
 dump: memplan's and IREE's op totals, the kinds where memplan keeps more ops than
 IREE (each must be none), and how many ops IREE's cleanup changes on memplan's
 result (the sum over kinds of the count differences; 0 when it changes nothing),
-with whether the printed text is identical too.
+marked `(=IREE)` when IREE's cleanup of memplan's result is, text for text, IREE's
+cleanup of the dump: there memplan's result means to IREE exactly what IREE's own
+does.
 
 Without `iree-opt` at the given path it says so and exits 0: nothing here is part
 of the required suite. The dumps are the user's (IREE's output for their models);
@@ -53,6 +55,9 @@ class Row:
     accepted: bool = False
     changes: int = 0
     identical: bool = False
+    """IREE's cleanup prints memplan's result unchanged."""
+    same_as_iree: bool = False
+    """IREE's cleanup of memplan's result is IREE's own result, text for text."""
     error: str = ""
 
     def worse(self) -> dict[str, tuple[int, int]]:
@@ -139,6 +144,7 @@ def compare(dump: Path, iree_opt: str, memplan: list[str], keep: Path) -> Row:
         for kind in set(after) | set(row.memplan)
     )
     row.identical = again == mine_generic
+    row.same_as_iree = again == theirs
     return row
 
 
@@ -149,7 +155,7 @@ def _print_row(row: Row, width: int, details: bool) -> bool:
         print(f"{row.dump:<{width}}  ERROR {row.error}", flush=True)
         return True
     worse = row.worse()
-    again = f"{row.changes} changes" + (" (same text)" if row.identical else "")
+    again = f"{row.changes} changes" + (" (=IREE)" if row.same_as_iree else "")
     worse_text = ", ".join(f"{k} {m}>{i}" for k, (m, i) in worse.items()) or "none"
     print(f"{row.dump:<{width}}  {sum(row.memplan.values()):>7}  "
           f"{sum(row.iree.values()):>4}  {again:<18}  {worse_text}")
