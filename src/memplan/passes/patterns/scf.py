@@ -169,7 +169,7 @@ class ForOpIterArgsFolder(RewritePattern):
         for i in invariant:
             _forward(rewriter, carried[i], inits[i])
         kept = [i for i in range(len(carried)) if i not in invariant]
-        rewriter.replace_op(yielded, scf.YieldOp(*[yielded.arguments[i] for i in kept]))
+        rewriter.replace(yielded, scf.YieldOp(*[yielded.arguments[i] for i in kept]))
         for i in reversed(invariant):
             rewriter.erase_block_argument(body.args[i + 1])
         new = scf.ForOp(
