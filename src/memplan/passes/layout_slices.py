@@ -142,6 +142,13 @@ class _Emitter:
             self.maxima[value] = found
         return found
 
+    def max_of(self, values: list[SSAValue]) -> SSAValue:
+        """The unsigned maximum of ``values`` (0 for none)."""
+        result: SSAValue | None = None
+        for value in values:
+            result = value if result is None else self._insert(arith.MaxUIOp(result, value))
+        return self.constant(0) if result is None else result
+
     def add(self, lhs: SSAValue | None, rhs: SSAValue) -> SSAValue:
         if lhs is None:
             return rhs
@@ -246,18 +253,52 @@ class LayoutSlices(MemplanPass):
         unit = math.lcm(offset_alignment, range_alignment)
         reserved = [reader.aligned(size, unit) for size in sizes]
         points = [reader.values_at(value) for value in self.tuning_values]
+        judge = [reader.values_at(value) for value in _JUDGE_VALUES]
         baseline = iree_dynamic_layout(starts, ends, reserved, sizes, offset_alignment, range_alignment)
-        packing = pack_symbolic(starts, ends, reserved, points, offset_alignment, baseline=baseline, effort=self.effort)
+        packing = pack_symbolic(
+            starts, ends, reserved, points, offset_alignment, baseline=baseline, effort=self.effort, judge=judge
+        )
         layouts = packing.layouts
         record_statistic("num-layouts", len(layouts), "Layouts chosen among at run time")
-        offsets = [emitter.maximum(o) for o in layouts[0].offsets]
-        total = emitter.maximum(layouts[0].total)
+        offsets, total = _emit_layout(emitter, layouts[0], reserved)
         for layout in layouts[1:]:
-            candidate = emitter.maximum(layout.total)
+            candidate_offsets, candidate = _emit_layout(emitter, layout, reserved)
             smaller = emitter.less(candidate, total)
-            offsets = [emitter.select(smaller, emitter.maximum(o), current) for o, current in zip(layout.offsets, offsets)]
+            offsets = [emitter.select(smaller, new, current) for new, current in zip(candidate_offsets, offsets)]
             total = emitter.select(smaller, candidate, total)
         return offsets, total
+
+
+#: Leaf values at which the layouts of dynamic packs are compared (besides the
+#: tuning points): a layout best at none of them is not emitted.
+_JUDGE_VALUES = (1, 16, 128, 256, 1024, 2048, 8192, 16384)
+
+
+def _emit_layout(emitter: _Emitter, layout, reserved: list[Poly]) -> tuple[list[SSAValue], SSAValue]:
+    """The offsets and total of one layout: a polynomial where the layout knows the
+    value as one, else the maximum of the ends of the slices below."""
+    n = len(reserved)
+    offsets: list[SSAValue | None] = [None] * n
+    ends: dict[int, SSAValue] = {}
+
+    def end(j: int) -> SSAValue:
+        if j not in ends:
+            exact = layout.exact(j)
+            if exact is not None:
+                ends[j] = emitter.poly(exact + reserved[j])
+            else:
+                ends[j] = emitter.add(offsets[j], emitter.poly(reserved[j]))
+        return ends[j]
+
+    for i in layout._order():
+        exact = layout.exact(i)
+        if exact is not None:
+            offsets[i] = emitter.poly(exact)
+        else:
+            offsets[i] = emitter.max_of([end(j) for j in layout.below[i]])
+    exact_total = layout.exact_total
+    total = emitter.poly(exact_total) if exact_total is not None else emitter.max_of([end(j) for j in layout.top])
+    return offsets, total  # type: ignore[return-value]
 
 
 def _callable_of(op: Operation) -> Operation | None:
