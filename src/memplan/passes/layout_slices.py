@@ -244,9 +244,7 @@ class LayoutSlices(MemplanPass):
             problems = check_pack(starts, ends, sizes, offsets, total, base, offset_alignment, range_alignment)
             if problems:
                 raise UserError(f"layout-slices: internal error, the layout is wrong: {problems[0]}", op=pack)
-        pack.total_length.replace_all_uses_with(total)
-        for result, value in zip(pack.packed_offsets, offsets):
-            result.replace_all_uses_with(value)
+        _replace_results(pack, [total, *offsets])
         Rewriter.erase_op(pack)
 
     def _lower_dynamic(self, pack, reader, emitter, starts, ends, sizes, offset_alignment, range_alignment):
@@ -299,6 +297,15 @@ def _emit_layout(emitter: _Emitter, layout, reserved: list[Poly]) -> tuple[list[
     exact_total = layout.exact_total
     total = emitter.poly(exact_total) if exact_total is not None else emitter.max_of([end(j) for j in layout.top])
     return offsets, total  # type: ignore[return-value]
+
+
+def _replace_results(op: Operation, values: list[SSAValue]) -> None:
+    """Every use of ``op``'s results replaced by ``values``, each user rewritten
+    once (a return of 10,000 offsets would cost O(n^2) one use at a time)."""
+    mapping = dict(zip(op.results, values))
+    users = {use.operation for result in op.results for use in result.uses}
+    for user in users:
+        user.operands = [mapping.get(operand, operand) for operand in user.operands]
 
 
 def _callable_of(op: Operation) -> Operation | None:
