@@ -41,7 +41,7 @@ from memplan.planning.polynomials import MaxPoly, Poly
 from memplan.planning.problem import PlanInputError
 from memplan.planning.slices import DEFAULT_EFFORT, pack_static
 
-__all__ = ["LayoutSlices", "resource_alignments"]
+__all__ = ["LayoutSlices", "LoweredPack", "resource_alignments"]
 
 #: Index of min_buffer_offset_alignment / min_buffer_range_alignment in the
 #: attribute's limits (see `memplan.dialects.stream_runtime._RESOURCE_LIMITS`).
@@ -173,6 +173,30 @@ def arith_constant(value: SSAValue) -> int | None:
 
 
 @dataclass(frozen=True)
+class LoweredPack:
+    """A pack and the values built for its results, with what checking them needs."""
+
+    pack: ResourcePackOp
+    starts: list[int]
+    ends: list[int]
+    sizes: list[SSAValue]
+    offsets: list[SSAValue]
+    total: SSAValue
+    base: SSAValue | None
+    offset_alignment: int
+    range_alignment: int
+
+    def check(self, random_assignments: int = 24) -> list[str]:
+        """The pack checker's problems with this layout (empty when valid)."""
+        from memplan.checker.packs import check_pack
+
+        return check_pack(
+            self.starts, self.ends, self.sizes, self.offsets, self.total, self.base,
+            self.offset_alignment, self.range_alignment, random_assignments=random_assignments,
+        )
+
+
+@dataclass(frozen=True)
 class LayoutSlices(MemplanPass):
     """Lower `stream.resource.pack` ops into offsets and totals."""
 
@@ -195,18 +219,34 @@ class LayoutSlices(MemplanPass):
     and fail at the pack if it is wrong."""
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
+        packs = self.lower_all(module)
+        for lowered in packs:
+            if self.verify:
+                problems = lowered.check()
+                if problems:
+                    raise UserError(
+                        f"layout-slices: internal error, the layout is wrong: {problems[0]}", op=lowered.pack
+                    )
+            _replace_results(lowered.pack, [lowered.total, *lowered.offsets])
+            Rewriter.erase_op(lowered.pack)
+        return bool(packs)
+
+    def lower_all(self, module: ModuleOp) -> list[LoweredPack]:
+        """Every pack of `module` laid out: the offset and total values are built
+        before each pack, which stays in place with its uses (`run` replaces them)."""
         _check_alignment(self.min_offset_alignment, "min-offset-alignment", module)
         packs = [op for op in module.walk() if isinstance(op, ResourcePackOp)]
         readers: dict[Operation | None, IndexPolynomials] = {}
+        lowered = []
         for pack in packs:
             function = _callable_of(pack)
             reader = readers.get(function)
             if reader is None:
                 reader = readers[function] = IndexPolynomials()
-            self._lower(pack, reader)
-        return bool(packs)
+            lowered.append(self._lower(pack, reader))
+        return lowered
 
-    def _lower(self, pack: ResourcePackOp, reader: IndexPolynomials) -> None:
+    def _lower(self, pack: ResourcePackOp, reader: IndexPolynomials) -> LoweredPack:
         offset_alignment, range_alignment = resource_alignments(pack, self.min_offset_alignment)
         _check_alignment(offset_alignment, "min_buffer_offset_alignment", pack)
         _check_alignment(range_alignment, "min_buffer_range_alignment", pack)
@@ -238,14 +278,7 @@ class LayoutSlices(MemplanPass):
             raise UserError(f"layout-slices: {error}", op=pack) from None
         offsets = [emitter.add(base, value) for value in relative]
         total = emitter.add(base, total)
-        if self.verify:
-            from memplan.checker.packs import check_pack
-
-            problems = check_pack(starts, ends, sizes, offsets, total, base, offset_alignment, range_alignment)
-            if problems:
-                raise UserError(f"layout-slices: internal error, the layout is wrong: {problems[0]}", op=pack)
-        _replace_results(pack, [total, *offsets])
-        Rewriter.erase_op(pack)
+        return LoweredPack(pack, starts, ends, sizes, offsets, total, base, offset_alignment, range_alignment)
 
     def _lower_dynamic(self, pack, reader, emitter, starts, ends, sizes, offset_alignment, range_alignment):
         unit = math.lcm(offset_alignment, range_alignment)

@@ -153,3 +153,20 @@ def test_unverified_broken_layout_passes_silently(monkeypatch):
 
     monkeypatch.setattr(layout_slices_pass, "pack_static", _broken_static(overlap))
     LayoutSlices(verify=False).apply(Context(), _parse(pack_ir(encoder_pack(layers=2))))
+
+
+def test_verify_memory_plan_checks_packs_without_changing_ir(monkeypatch):
+    from memplan.passes.verify_memory_plan import VerifyMemoryPlan
+
+    text = pack_ir(decoder_pack(layers=2))
+    module = _parse(text)
+    assert not VerifyMemoryPlan(packs=True, pack_assignments=20).run(Context(), module)
+    assert any(op.name == "stream.resource.pack" for op in module.walk())
+
+    def overlap(offsets):
+        offsets[1] = offsets[0]
+
+    spec = encoder_pack(layers=2)
+    monkeypatch.setattr(layout_slices_pass, "pack_static", _broken_static(overlap))
+    with pytest.raises(UserError, match="lays this pack out wrong.*share bytes"):
+        VerifyMemoryPlan(packs=True).run(Context(), _parse(pack_ir(spec)))
