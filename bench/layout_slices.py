@@ -54,6 +54,15 @@ def _run(text: str, name: str):
     return list(fn.body.blocks[0].ops)[-1].operands[0], seconds
 
 
+def _proven(text: str, name: str) -> str:
+    """Whether the pack checker proves the layout for every value of the unknowns."""
+    (lowered,) = LayoutSlices().lower_all(parse_module(make_context(), text, name))
+    started = time.process_time()
+    unproven = lowered.prove()
+    seconds = time.process_time() - started
+    return f"proven for every s ({seconds:.2f} s)" if not unproven else f"not proven: {unproven[0]}"
+
+
 def _iree_total(spec: PackSpec, value: int) -> int:
     starts = [a for a, _, _ in spec.slices]
     ends = [b for _, b, _ in spec.slices]
@@ -100,7 +109,8 @@ def report_dynamic(spec: PackSpec, values: list[int]) -> None:
             f"{spec.name:34} {len(spec.slices):6} {f'{dynamic}@s={value}':>8} {bound:14,} {iree:14,} {memplan:14,} "
             f"{iree / bound:7.3f} {memplan / bound:7.3f} {seconds:6.2f}s"
         )
-    print(f"{'':34} worst memplan/bound over s = 1..16384: {worst[0]:.3f} (s = {worst[1]})")
+    print(f"{'':34} worst memplan/bound over s = 1..16384: {worst[0]:.3f} (s = {worst[1]}); "
+          f"{_proven(pack_ir(spec), spec.name)}")
 
 
 def report_file(path: Path) -> None:

@@ -187,13 +187,25 @@ class LoweredPack:
     range_alignment: int
 
     def check(self, random_assignments: int = 24) -> list[str]:
-        """The pack checker's problems with this layout (empty when valid)."""
+        """The pack checker's problems with this layout (empty when valid),
+        evaluated at many values of the unknowns."""
         from memplan.checker.packs import check_pack
 
         return check_pack(
             self.starts, self.ends, self.sizes, self.offsets, self.total, self.base,
             self.offset_alignment, self.range_alignment, random_assignments=random_assignments,
         )
+
+    def prove(self) -> list[str]:
+        """What the pack checker could not prove for every value of the unknowns
+        (empty: proven)."""
+        from memplan.checker.packs import prove_pack
+
+        return prove_pack(self.starts, self.ends, self.sizes, self.offsets, self.total, self.base, self.range_alignment)
+
+    @property
+    def dynamic(self) -> bool:
+        return not all(isinstance(size.owner, arith.ConstantOp) for size in self.sizes)
 
 
 @dataclass(frozen=True)

@@ -170,3 +170,37 @@ def test_verify_memory_plan_checks_packs_without_changing_ir(monkeypatch):
     monkeypatch.setattr(layout_slices_pass, "pack_static", _broken_static(overlap))
     with pytest.raises(UserError, match="lays this pack out wrong.*share bytes"):
         VerifyMemoryPlan(packs=True).run(Context(), _parse(pack_ir(spec)))
+
+
+def test_proof_separates_right_from_right_only_for_equal_unknowns():
+    from memplan.checker.packs import prove_pack
+
+    module = _parse("""
+util.func public @f(%s: index, %t: index) -> (index, index, index) {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %a = arith.muli %s, %c64 : index
+  %b = arith.muli %t, %c64 : index
+  %total = arith.addi %a, %b : index
+  util.return %a, %b, %total : index, index, index
+}
+""")
+    a, b, total = _returned(module)
+    zero = list(module.walk())[3].results[0]
+    assert prove_pack([0, 0], [1, 1], [a, b], [zero, a], total, None, 64) == []
+    assert prove_pack([0, 0], [1, 1], [a, b], [zero, b], total, None, 64) != []
+
+
+@pytest.mark.parametrize("spec", [decoder_pack(), random_pack(80, 1, max_life=8, dynamic=0.6)], ids=["decoder", "random"])
+def test_dynamic_layouts_are_proven(spec):
+    module = _parse(pack_ir(spec))
+    (lowered,) = LayoutSlices().lower_all(module)
+    assert lowered.dynamic
+    assert lowered.prove() == []
+    # A layout with one slice moved onto another is not.
+    j, i = _first_conflict(spec)
+    offsets = list(lowered.offsets)
+    offsets[i] = offsets[j]
+    from memplan.checker.packs import prove_pack
+
+    assert prove_pack(lowered.starts, lowered.ends, lowered.sizes, offsets, lowered.total, None, 64) != []
