@@ -8,14 +8,13 @@ the proof; in short:
 
 1. At a tuning point (a value for every atom) the sizes are numbers; a static plan
    (:func:`~memplan.planning.slices.pack_static`) gives offsets ``o``.
-2. Order the slices by ``(o, index)``. Each slice's offset is the maximum, over the
-   slices before it in that order whose lifetimes meet its own, of their offset plus
-   their size (0 when there is none), kept as a :class:`MaxPoly`. So for every
-   conflicting pair the later one starts at or above the earlier one's end, for
-   every value of the atoms: the layout is valid everywhere. At the tuning point
-   each offset is at most ``o`` (induction over the order: a conflicting earlier
-   slice ends at or below ``o`` in the static plan), so the total is at most the
-   static plan's there.
+2. Order the slices by ``(o, index)``. Each slice starts at the maximum end of the
+   slices before it in that order whose lifetimes meet its own (0 when none): a DAG
+   (:class:`SymbolicLayout`), kept to direct predecessors. So for every conflicting
+   pair the later one starts at or above the earlier one's end, for every value of
+   the atoms: the layout is valid everywhere. At the tuning point each offset is at
+   most ``o`` (induction over the order), so the total is at most the static
+   plan's there.
 3. Layouts from several tuning points (and, unless proven no better, IREE's own
    layout) are candidates; a candidate whose total another's dominates everywhere is
    dropped; the program picks the smallest total at run time.
