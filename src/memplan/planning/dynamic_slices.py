@@ -35,7 +35,11 @@ from .slices import DEFAULT_EFFORT, iree_greedy, pack_static
 __all__ = ["DynamicPacking", "SymbolicLayout", "iree_dynamic_layout", "pack_symbolic"]
 
 #: Most layouts the program chooses among at run time.
-MAX_LAYOUTS = 4
+MAX_LAYOUTS = 6
+
+#: A judged point whose best layout is within this fraction of the lower bound
+#: asks for no layout of its own.
+TOLERANCE = 0.01
 
 
 @dataclass(frozen=True)
@@ -255,12 +259,15 @@ def pack_symbolic(
     effort: int = DEFAULT_EFFORT,
     max_layouts: int = MAX_LAYOUTS,
     judge: Sequence[Sequence[int]] = (),
+    tolerance: float = TOLERANCE,
 ) -> DynamicPacking:
-    """Candidate layouts for ``reserved`` sizes, one per tuning point (``points``: the
-    value of every atom at each). Only layouts with the smallest total at some point
-    of ``points`` or ``judge`` are kept (the first of equals; the ones best at more
-    points first when there are more than ``max_layouts``); ``baseline`` is added
-    unless some kept layout's total is proven no larger everywhere."""
+    """Candidate layouts for ``reserved`` sizes: one per tuning point (``points``: the
+    value of every atom at each), then, while some point of ``judge`` has no layout
+    within ``tolerance`` of the lower bound there and fewer than ``max_layouts``
+    layouts exist, one more tuned at the worst such point. Only layouts with the
+    smallest total at some point of ``points`` or ``judge`` are kept (the first of
+    equals; those best at most points when too many); ``baseline`` is added unless
+    some kept layout's total is proven no larger everywhere."""
     starts = np.asarray(starts, dtype=np.int64)
     ends = np.asarray(ends, dtype=np.int64)
     n = len(reserved)
@@ -268,17 +275,37 @@ def pack_symbolic(
     neighbours = _neighbours(starts, ends, live)
     layouts: list[SymbolicLayout] = []
     seen: set[tuple[tuple[int, ...], ...]] = set()
-    for index, values in enumerate(points):
+
+    def tune(values: Sequence[int], origin: str) -> bool:
         sizes = [p.evaluate(values) for p in reserved]
         plan = pack_static(starts, ends, sizes, offset_alignment, 1, effort=effort)
         order = np.lexsort((np.arange(n), plan.offsets)).tolist()
-        layout = _layout_from_order(order, neighbours, reserved, points, f"point {index}")
-        if layout.below not in seen:
-            seen.add(layout.below)
-            layouts.append(layout)
-    wins = [0] * len(layouts)
+        layout = _layout_from_order(order, neighbours, reserved, points, origin)
+        if layout.below in seen:
+            return False
+        seen.add(layout.below)
+        layouts.append(layout)
+        return True
+
+    for index, values in enumerate(points):
+        tune(values, f"point {index}")
+    judged = []
     for values in (*points, *judge):
         sizes = [p.evaluate(values) for p in reserved]
+        judged.append((values, sizes, max(lower_bound_at(starts, ends, sizes), 1)))
+    best = [min(layout.evaluate(v, z)[1] for layout in layouts) for v, z, _ in judged] if layouts else []
+    tried: set[int] = set()
+    while layouts and len(layouts) < max_layouts:
+        ratios = [total / bound for total, (_, _, bound) in zip(best, judged)]
+        worst = max((i for i in range(len(judged)) if i not in tried), key=lambda i: ratios[i], default=None)
+        if worst is None or ratios[worst] <= 1 + tolerance:
+            break
+        tried.add(worst)
+        if tune(judged[worst][0], f"judged point {worst}"):
+            layout = layouts[-1]
+            best = [min(b, layout.evaluate(v, z)[1]) for b, (v, z, _) in zip(best, judged)]
+    wins = [0] * len(layouts)
+    for values, sizes, _ in judged:
         totals = [layout.evaluate(values, sizes)[1] for layout in layouts]
         wins[totals.index(min(totals))] += 1
     ranked = sorted((i for i in range(len(layouts)) if wins[i]), key=lambda i: (-wins[i], i))
@@ -286,3 +313,5 @@ def pack_symbolic(
     if baseline is not None and not any(layout.total_upper.dominated_by(baseline.total_lower) for layout in kept):
         kept.append(baseline)
     return DynamicPacking(tuple(kept), tuple(reserved))
+
+
