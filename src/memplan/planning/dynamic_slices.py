@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from memplan.lazy_numpy import np
 
@@ -60,15 +61,19 @@ class SymbolicLayout:
     total_lower: MaxPoly
     origin: str
 
+    @cached_property
+    def _steps(self) -> list[tuple[int, Poly | None, tuple[int, ...]]]:
+        """(slice, its exact polynomial or None, the slices below) in DAG order."""
+        return [(i, self.exact(i), self.below[i]) for i in self._order()]
+
     def evaluate(self, values: Sequence[int], sizes: Sequence[int]) -> tuple[list[int], int]:
         """Offsets and total at atom ``values`` (reserved sizes ``sizes`` there)."""
         offsets = [0] * len(self.below)
-        for i in self._order():
-            exact = self.exact(i)
+        for i, exact, below in self._steps:
             if exact is not None:
                 offsets[i] = exact.evaluate(values)
             else:
-                offsets[i] = max((offsets[j] + sizes[j] for j in self.below[i]), default=0)
+                offsets[i] = max((offsets[j] + sizes[j] for j in below), default=0)
         exact = self.exact_total
         if exact is not None:
             return offsets, exact.evaluate(values)
