@@ -14,7 +14,9 @@ With no unknowns (a static pack) one evaluation decides it exactly. Otherwise
 "Symbolic proof" below), and :func:`check_pack` evaluates it: the unknowns (*leaves*: values the interpreter cannot see through) take many
 assignments: all 0, all 1, all equal small and large values, and seeded random
 mixes of small and large values per leaf, so that layouts built for equal values are
-tried on unequal ones too. It shares no code with the packer (`memplan.planning`,
+tried on unequal ones too. Assignments under which some size reaches a petabyte
+(`_NO_ALLOCATION`, e.g. a negative size read as unsigned) describe no program
+and are skipped. It shares no code with the packer (`memplan.planning`,
 `memplan.analysis.index_polynomials`): a packer bug shows up here.
 
 The overlap test is a sweep over lifetime events with the live byte ranges kept
@@ -35,6 +37,10 @@ from xdsl.ir import OpResult, SSAValue
 __all__ = ["assignments", "check_pack", "check_numeric", "prove_pack"]
 
 _MASK = (1 << 64) - 1
+#: Sizes from here up (a petabyte; or a negative size read as unsigned) describe no
+#: allocation: assignments giving one are skipped, and below it the sums of a pack's
+#: sizes cannot wrap around 64 bits.
+_NO_ALLOCATION = 1 << 50
 _SMALL = (2, 3, 5, 7, 13, 17, 63, 64, 65, 100)
 _LARGE = (127, 128, 129, 1000, 1024, 4096, 10007, 65536, 1 << 20)
 
@@ -288,10 +294,13 @@ def check_pack(
     for assign in tried:
         interpreter = _Interpreter(lambda value: assign(numbering[value]))
         _run(program, interpreter.values, interpreter.leaf)
+        evaluated = [interpreter(s) for s in sizes]
+        if any(size >= _NO_ALLOCATION for size in evaluated):
+            continue  # a size no program allocates (a negative one read as unsigned)
         problems = check_numeric(
             starts,
             ends,
-            [interpreter(s) for s in sizes],
+            evaluated,
             [interpreter(o) for o in offsets],
             interpreter(total),
             interpreter(base) if base is not None else 0,

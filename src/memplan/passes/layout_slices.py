@@ -31,7 +31,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from memplan.analysis.index_polynomials import AlignedAtom, IndexPolynomials
-from memplan.diagnostics import UserError
+from memplan.diagnostics import UserError, remark
 from memplan.dialects.stream import ResourcePackOp
 from memplan.dialects.stream_runtime import ResourceConfigAttr
 from memplan.dialects.util_values import AlignOp
@@ -230,6 +230,10 @@ class LayoutSlices(MemplanPass):
     """Check every layout with `memplan.checker.packs` (independent of the packer)
     and fail at the pack if it is wrong."""
 
+    debug: bool = False
+    """Remark at each pack what was planned, and which sizes were read only as
+    unknowns (and why), which limits what the layout can prove about them."""
+
     def run(self, ctx: Context, module: ModuleOp) -> bool:
         packs = self.lower_all(module)
         for lowered in packs:
@@ -283,6 +287,12 @@ class LayoutSlices(MemplanPass):
                 total = emitter.constant(layout.total)
                 record_statistic("num-static-packs", 1, "Packs with constant sizes only")
                 record_statistic("num-bytes-saved", layout.iree_total - layout.total, "Bytes below IREE's greedy")
+                if self.debug:
+                    remark(
+                        pack,
+                        f"static pack of {len(starts)} slices: {layout.total} bytes ({layout.strategy}); "
+                        f"lower bound {layout.lower_bound}, IREE's greedy {layout.iree_total}",
+                    )
             else:
                 relative, total = self._lower_dynamic(pack, reader, emitter, starts, ends, sizes, offset_alignment, range_alignment)
                 record_statistic("num-dynamic-packs", 1, "Packs with dynamic sizes")
@@ -291,6 +301,18 @@ class LayoutSlices(MemplanPass):
         offsets = [emitter.add(base, value) for value in relative]
         total = emitter.add(base, total)
         return LoweredPack(pack, starts, ends, sizes, offsets, total, base, offset_alignment, range_alignment)
+
+    def _explain(self, pack, reader, reserved, layouts: int, with_iree: bool) -> None:
+        leaves = sum(1 for key in reader.atoms if _why_unknown(key) is None)
+        text = (
+            f"dynamic pack of {len(reserved)} slices: {layouts} layout(s) chosen at run time"
+            + (" (one is IREE's: no layout is proven no larger)" if with_iree else "")
+            + f"; sizes are polynomials over {leaves} unknown value(s)"
+        )
+        notes = _explain_unknowns(reader, reserved)
+        if notes:
+            text += "; read only as unknowns: " + "; ".join(notes[:4]) + ("; ..." if len(notes) > 4 else "")
+        remark(pack, text)
 
     def _lower_dynamic(self, pack, reader, emitter, starts, ends, sizes, offset_alignment, range_alignment):
         unit = math.lcm(offset_alignment, range_alignment)
@@ -303,6 +325,8 @@ class LayoutSlices(MemplanPass):
         )
         layouts = packing.layouts
         record_statistic("num-layouts", len(layouts), "Layouts chosen among at run time")
+        if self.debug:
+            self._explain(pack, reader, reserved, len(layouts), baseline in layouts)
         offsets, total = _emit_layout(emitter, layouts[0], reserved)
         for layout in layouts[1:]:
             candidate_offsets, candidate = _emit_layout(emitter, layout, reserved)
@@ -312,11 +336,40 @@ class LayoutSlices(MemplanPass):
         return offsets, total
 
 
+def _why_unknown(key) -> str | None:
+    """Why an atom is an unknown: None for a leaf (an argument or a value of an op
+    that is not index arithmetic, which nothing could read further)."""
+    if isinstance(key, AlignedAtom):
+        return "its size rounded up to the alignment is not a polynomial (not a multiple for every value)"
+    op = key.owner if isinstance(key, SSAValue) else None
+    if isinstance(op, arith.SubiOp):
+        return "'arith.subi' may be negative as a polynomial"
+    if isinstance(op, AlignOp | arith.CeilDivUIOp | arith.DivUIOp):
+        return f"'{op.name}' does not divide its operand exactly"
+    if isinstance(op, Operation) and op.name.startswith(("arith.", "util.align", "affine.")):
+        return f"'{op.name}' is not read as a polynomial"
+    return None
+
+
 #: Leaf values at which the layouts of dynamic packs are judged (besides the tuning
 #: points): four per octave from 1 to 65536. A point with no layout within 1% of
 #: the lower bound gets a layout tuned there (up to 6); a layout best at none of
 #: them is not emitted.
 _JUDGE_VALUES = tuple(sorted({round(2 ** (k / 4)) for k in range(65)}))
+
+
+def _explain_unknowns(reader: IndexPolynomials, reserved: list[Poly]) -> list[str]:
+    notes = []
+    for i, poly in enumerate(reserved):
+        for atom in sorted(poly.atoms()):
+            key = reader.atoms[atom]
+            why = _why_unknown(key)
+            if isinstance(key, AlignedAtom):
+                inner = [_why_unknown(reader.atoms[a]) for a in sorted(reader.read(key.value).atoms())]
+                why = next((reason for reason in inner if reason is not None), why)
+            if why is not None:
+                notes.append(f"slice {i}: {why}")
+    return notes
 
 
 def _emit_layout(emitter: _Emitter, layout, reserved: list[Poly]) -> tuple[list[SSAValue], SSAValue]:

@@ -1,5 +1,10 @@
 // RUN: memplan-opt %s --split-input-file -p 'layout-slices,cse' | FileCheck %s
 // RUN: not memplan-opt %S/Inputs/layout-slices-invalid.mlir --split-input-file -p layout-slices 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: memplan-opt %S/Inputs/layout-slices-remarks.mlir --split-input-file -p 'layout-slices{debug=true}' --verify-diagnostics | FileCheck %s --check-prefix=REMARKS
+
+// REMARKS-LABEL: @remarks
+// REMARKS-NOT: stream.resource.pack
+// REMARKS-LABEL: @static_remark
 
 // BAD: layout-slices-invalid.mlir:3:3: error: layout-slices: slice 0 has lifetime [3, 1], which ends before it starts
 // BAD-NEXT: %t:2 = stream.resource.pack slices({
