@@ -12,8 +12,8 @@ interpreter, the ratios and the pass time. Dynamic packs are reported at each of
 `--values` (the sequence length) and as the worst ratio over s = 1, 2, 4, ..., 16384.
 
 FILE.mlir arguments: IR dumps holding `stream.resource.pack` ops (e.g. from
-`iree-compile --mlir-print-ir-before=iree-stream-layout-slices`); each static pack
-is reported the same way.
+`iree-compile --mlir-print-ir-before=iree-stream-layout-slices`): static packs are
+reported the same way, dynamic ones at each of `--values` for every unknown.
 
 `--scale N`: the pass alone (parse excluded, process time) on a random static pack
 of N slices. Figures, not a timed test.
@@ -22,12 +22,15 @@ of N slices. Figures, not a timed test.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 
+from memplan.analysis.index_polynomials import IndexPolynomials
 from memplan.checker.packs import _Interpreter
 from memplan.context import make_context
 from memplan.dialects.stream import ResourcePackOp
@@ -113,23 +116,45 @@ def report_dynamic(spec: PackSpec, values: list[int]) -> None:
           f"{_proven(pack_ir(spec), spec.name)}")
 
 
-def report_file(path: Path) -> None:
+def report_file(path: Path, values: list[int]) -> None:
+    """Every pack of an IR dump: static ones as the synthetic ones; dynamic ones at
+    each of ``values`` for every unknown, IREE's algorithm on the same polynomial
+    sizes, memplan's total read from the emitted IR."""
     module = parse_module(make_context(), path.read_text(), str(path))
-    for index, pack in enumerate(op for op in module.walk() if isinstance(op, ResourcePackOp)):
+    packs = [op for op in module.walk() if isinstance(op, ResourcePackOp)]
+    for index, pack in enumerate(packs):
         bounds = [a.value.data for a in pack.lifetime_intervals.data]
-        sizes = []
-        for size in pack.dynamic_slice_sizes:
-            owner = size.owner
-            value = getattr(getattr(owner, "value", None), "value", None)
-            sizes.append(value.data if value is not None else None)
-        if any(s is None for s in sizes):
-            print(f"{path.name}#{index}: dynamic pack of {len(sizes)} slices (not evaluated here)")
+        starts, ends = bounds[0::2], bounds[1::2]
+        sizes = [_constant(size) for size in pack.dynamic_slice_sizes]
+        name = f"{path.stem}#{index}"
+        if all(size is not None for size in sizes):
+            report_static(PackSpec(name, tuple(zip(starts, ends, sizes))))
             continue
         offset_alignment, range_alignment = resource_alignments(pack, ALIGNMENT)
-        starts, ends = bounds[0::2], bounds[1::2]
-        spec = PackSpec(f"{path.stem}#{index}", tuple(zip(starts, ends, sizes)))
-        del offset_alignment, range_alignment
-        report_static(spec)
+        unit = math.lcm(offset_alignment, range_alignment)
+        reader = IndexPolynomials()
+        reserved = [reader.aligned(size, unit) for size in pack.dynamic_slice_sizes]
+        baseline = iree_dynamic_layout(starts, ends, reserved, list(pack.dynamic_slice_sizes), offset_alignment, range_alignment)
+        copy = parse_module(make_context(), path.read_text(), str(path))
+        started = time.process_time()
+        lowered = LayoutSlices().lower_all(copy)[index]
+        seconds = time.process_time() - started
+        for value in values:
+            read = _Interpreter(lambda v, value=value: value)
+            spans = [-(-read(size) // range_alignment) * range_alignment for size in lowered.sizes]
+            bound = lower_bound_at(starts, ends, spans)
+            iree = baseline.total_upper.evaluate(reader.values_at(value))
+            memplan = read(lowered.total)
+            print(
+                f"{name:34} {len(starts):6} {f'{sum(s is None for s in sizes)}@{value}':>8} {bound:14,} {iree:14,} "
+                f"{memplan:14,} {iree / bound:7.3f} {memplan / bound:7.3f} {seconds:6.2f}s"
+            )
+        unproven = lowered.prove()
+        print(f"{'':34} {'proven for every value of the unknowns' if not unproven else unproven[0]}")
+
+
+def _constant(value) -> int | None:
+    return value.owner.value.value.data if isinstance(value.owner, arith.ConstantOp) else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.files:
         for path in args.files:
-            report_file(path)
+            report_file(path, values)
     else:
         report_static(encoder_pack())
         report_static(encoder_pack(layers=6, seq=384, hidden=512, heads=8, inter=2048))

@@ -11,6 +11,7 @@ does. Nothing here comes from a published pack.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 __all__ = ["PackSpec", "decoder_pack", "encoder_pack", "pack_ir", "random_pack"]
@@ -174,7 +175,7 @@ def pack_ir(spec: PackSpec, *, alignment: int | None = None) -> str:
             " attributes {stream.resources = #stream.resource_config<{"
             f"min_buffer_offset_alignment = {alignment}, min_buffer_range_alignment = {alignment}}}>}}"
         )
-    name = spec.name.replace("-", "_")
+    name = re.sub(r"\W", "_", spec.name)
     body = "\n".join(lines)
     return (
         f"util.func public @{name}(%s: index) -> ({results}){attributes} {{\n{body}\n"
