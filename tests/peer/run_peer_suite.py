@@ -70,6 +70,9 @@ SUITES: dict[str, tuple[str, tuple[str, ...]]] = {
             "Stream/IR/test/timepoint_folding",
         )
     )),
+    "iree-layout": ("IREE_SRC", (
+        "compiler/src/iree/compiler/Dialect/Stream/Transforms/test/layout_slices.mlir",
+    )),
     "mlir-generic": ("LLVM_SRC", (
         "mlir/test/Transforms/cse.mlir",
         "mlir/test/Dialect/MemRef/canonicalize.mlir",
