@@ -237,12 +237,16 @@ def split_top_level(text: str) -> ModuleText:
     return ModuleText("".join(lines[:start + 1]), ops, "".join(lines[end:]))
 
 
-def layout_input(module: ModuleText) -> tuple[str, list[int]]:
+def layout_input(module: ModuleText, picked: Sequence[int] | None = None,
+                 ) -> tuple[str, list[int]]:
     """The module memplan lays out: every global and every callable holding a pack
     (the globals let the callables' loads and stores verify); IREE's executables and
     the other callables (with hal ops memplan does not model) stay out. Also the
-    indices in `module.ops` of the callables sent."""
-    picked = [i for i, op in enumerate(module.ops) if op.is_callable and op.has_pack]
+    indices in `module.ops` of the callables sent. `picked` sends those instead (the
+    same callables of the module after a layout, which holds no pack)."""
+    if picked is None:
+        picked = [i for i, op in enumerate(module.ops) if op.is_callable and op.has_pack]
+    picked = list(picked)
     globals_ = [op.text for op in module.ops if op.is_global]
     body = "".join(globals_ + [module.ops[i].text for i in picked])
     return "module {\n" + body + "}\n", picked
