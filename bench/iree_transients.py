@@ -249,10 +249,11 @@ def _round_up(value: int, alignment: int) -> int:
 # --------------------------------------------------------------------------- build
 
 
-def prepare(model: str, source: Path, work: Path, tools) -> dict:
+def prepare(model: str, source: Path, work: Path, tools,
+            layout_pipeline: str = "layout-slices") -> dict:
     """Run the split up to both layouts; the parsed callables before and after."""
     build = plan_build(source, work / "unused.vmfb", work, tools, layout="memplan",
-                       to_vmfb=False)
+                       layout_pipeline=layout_pipeline, to_vmfb=False)
     build.steps = [s for s in build.steps if s.name != "stream-tail"]
     results = {r.name: r for r in run_build(build)}
     files = build.files
@@ -378,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--names", default="bert-base,llama-decoder,bert-small-dynbatch",
                         help="models to export when no file is given")
     parser.add_argument("--work-dir", type=Path, default=Path("/tmp/iree-transients"))
+    parser.add_argument("--layout-pipeline", default="layout-slices",
+                        help="memplan-opt's pipeline at the split point, e.g. "
+                             "'layout-slices{tuning-values=128,1024}'")
     parser.add_argument("--no-cross-check", action="store_true",
                         help="skip reading the packs of a straight iree-compile too")
     args = parser.parse_args(argv)
@@ -401,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, source in models:
         work = args.work_dir / name
         began = time.perf_counter()
-        data = prepare(name, source, work, tools)
+        data = prepare(name, source, work, tools, args.layout_pipeline)
         if not args.no_cross_check:
             theirs = straight_dump_packs(data["flow"], tools)
             ours = [list(zip(p.starts, p.ends))
