@@ -280,7 +280,6 @@ class Step:
     output: Path
     argv: tuple[str, ...] = ()
     action: Callable[[], None] | None = None
-    seconds: float = 0.0
 
     def describe(self) -> str:
         if self.argv:
@@ -389,6 +388,8 @@ def pass_seconds(timing_report: str, names: Sequence[str] = ("layout-slices",)) 
 
 @dataclass
 class StepResult:
+    """What a step that ran left: its time and its stderr (memplan-opt's timing)."""
+
     name: str
     seconds: float
     stderr: str
@@ -415,8 +416,7 @@ def run_build(build: Build, *, echo: Callable[[str], None] | None = None,
                 raise ToolError(
                     f"step {step.name} failed (exit {done.returncode}): "
                     f"{shlex.join(step.argv)}\n{tail}")
-        step.seconds = time.perf_counter() - began
-        results.append(StepResult(step.name, step.seconds, stderr))
+        results.append(StepResult(step.name, time.perf_counter() - began, stderr))
     return results
 
 

@@ -16,8 +16,6 @@ import pytest
 
 from memplan.tools import iree_compile as tool
 from memplan.tools.iree_compile import (
-    STREAM_HEAD,
-    STREAM_TAIL,
     ToolError,
     Tools,
     find_tools,
