@@ -9,8 +9,9 @@ that IR with its own interpreter and asks, for each assignment of the unknowns:
   the total;
 - no two slices of non-zero size whose lifetimes intersect share a byte.
 
-With no unknowns (a static pack) one evaluation decides it exactly. Otherwise the
-unknowns (*leaves*: values the interpreter cannot see through) take many
+With no unknowns (a static pack) one evaluation decides it exactly. Otherwise
+:func:`prove_pack` tries to prove the layout for every value of the unknowns (see
+"Symbolic proof" below), and :func:`check_pack` evaluates it: the unknowns (*leaves*: values the interpreter cannot see through) take many
 assignments: all 0, all 1, all equal small and large values, and seeded random
 mixes of small and large values per leaf, so that layouts built for equal values are
 tried on unequal ones too. It shares no code with the packer (`memplan.planning`,
@@ -31,7 +32,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import OpResult, SSAValue
 
-__all__ = ["assignments", "check_pack", "check_numeric"]
+__all__ = ["assignments", "check_pack", "check_numeric", "prove_pack"]
 
 _MASK = (1 << 64) - 1
 _SMALL = (2, 3, 5, 7, 13, 17, 63, 64, 65, 100)
@@ -260,4 +261,360 @@ def check_pack(
                 where = ", ".join(f"leaf {i} = {assign(i)}" for i in range(min(len(leaves), 6)))
                 problems = [f"{problems[0]} (at {where})"]
             return problems
+    return []
+
+
+# --------------------------------------------------------------------------------
+# Symbolic proof
+# --------------------------------------------------------------------------------
+#
+# A value is read as bounds: polynomials with non-negative coefficients over atoms
+# (index values, so >= 0), ``lower`` (the value is >= each) and ``upper`` (the
+# value is <= the largest). Exact values have lower == upper == {p}. An op whose
+# result cannot be read exactly from exact operands (`util.align` of a value not a
+# multiple, an inexact division, ...) is an atom named by its kind and its operands'
+# readings, so the same computation met twice (the checker's own rounding of a size
+# and the `util.align` the IR holds) is the same atom. ``q - p`` with every
+# coefficient >= 0 proves ``p <= q`` for all values of the atoms. Arithmetic is taken
+# as exact (no 64-bit wrap-around).
+
+_Poly = tuple  # sorted ((monomial, coefficient), ...), monomial a sorted tuple of atom numbers
+_MAX_MEMBERS = 16
+_MAX_LOWER = 32
+
+
+def _poly(terms: dict) -> _Poly:
+    return tuple(sorted((m, k) for m, k in terms.items() if k))
+
+
+def _const(value: int) -> _Poly:
+    return _poly({(): value})
+
+
+def _p_add(a: _Poly, b: _Poly) -> _Poly:
+    terms = dict(a)
+    for m, k in b:
+        terms[m] = terms.get(m, 0) + k
+    return _poly(terms)
+
+
+def _p_mul(a: _Poly, b: _Poly) -> _Poly:
+    terms: dict = {}
+    for m1, k1 in a:
+        for m2, k2 in b:
+            m = tuple(sorted(m1 + m2))
+            terms[m] = terms.get(m, 0) + k1 * k2
+    return _poly(terms)
+
+
+def _p_le(a: _Poly, b: _Poly) -> bool:
+    """a <= b for all atoms >= 0 (coefficient-wise)."""
+    terms = dict(b)
+    for m, k in a:
+        terms[m] = terms.get(m, 0) - k
+    return all(k >= 0 for k in terms.values())
+
+
+def _p_constant(a: _Poly) -> int | None:
+    if not a:
+        return 0
+    if len(a) == 1 and a[0][0] == ():
+        return a[0][1]
+    return None
+
+
+def _p_divisible(a: _Poly, k: int) -> bool:
+    return all(c % k == 0 for _, c in a)
+
+
+def _round_up(p: _Poly, k: int) -> _Poly | None:
+    """align(p, k) exactly, when the coefficients allow."""
+    if k <= 1 or _p_divisible(p, k):
+        return p
+    rest = tuple(t for t in p if t[0] != ())
+    if _p_divisible(rest, k):
+        c = _p_constant(tuple(t for t in p if t[0] == ())) or 0
+        return _p_add(rest, _const(-(-c // k) * k))
+    return None
+
+
+def _undominated(members) -> tuple[_Poly, ...]:
+    """Members no other member is proven >= (for a lower set as for an upper set, a
+    dominated member says nothing the other does not)."""
+    unique = list(dict.fromkeys(members))
+    return tuple(p for i, p in enumerate(unique) if not any(j != i and _p_le(p, q) for j, q in enumerate(unique)))
+
+
+def _coefficient_max(members) -> _Poly:
+    terms: dict = {}
+    for p in members:
+        for m, k in p:
+            terms[m] = max(terms.get(m, 0), k)
+    return _poly(terms)
+
+
+class _Bound:
+    __slots__ = ("lower", "upper")
+
+    def __init__(self, lower, upper):
+        lower = tuple(dict.fromkeys(lower))
+        if len(lower) > _MAX_LOWER:
+            # Any subset of a lower set is one: keep the undominated, then the first.
+            lower = _undominated(lower)[:_MAX_LOWER]
+        self.lower = lower
+        if upper is not None:
+            upper = _undominated(upper)
+            if len(upper) > _MAX_MEMBERS:
+                # One polynomial above every member: still an upper bound.
+                upper = (_coefficient_max(upper),)
+        self.upper = upper
+
+    @staticmethod
+    def exact(p: _Poly) -> _Bound:
+        return _Bound((p,), (p,))
+
+    @property
+    def single(self) -> _Poly | None:
+        if self.upper is not None and len(self.upper) == 1 and self.lower == self.upper:
+            return self.upper[0]
+        return None
+
+
+_NOTHING = _Bound((_const(0),), None)
+
+
+_MAX_PAIRS = 64
+
+
+def _lower_pairs(a, b, combine) -> tuple[_Poly, ...]:
+    """Members of a lower set of ``combine(x, y)``: every pair when few, else each
+    member of one side with the first of the other (a subset is still one)."""
+    if len(a) * len(b) <= _MAX_PAIRS:
+        return tuple(combine(x, y) for x in a for y in b)
+    return tuple(combine(x, b[0]) for x in a) + tuple(combine(a[0], y) for y in b[1:])
+
+
+def _upper_pairs(a, b, combine) -> tuple[_Poly, ...] | None:
+    """An upper set of ``combine(x, y)`` (monotone, atoms >= 0): every pair when
+    few, else one polynomial above each side combined."""
+    if a is None or b is None:
+        return None
+    if len(a) * len(b) <= _MAX_PAIRS:
+        return tuple(combine(x, y) for x in a for y in b)
+    return (combine(_coefficient_max(a), _coefficient_max(b)),)
+
+
+class _Reader:
+    """Reads index values into :class:`_Bound` for one case of the selections."""
+
+    def __init__(self, case: dict[SSAValue, bool], atoms: dict[object, int]):
+        self.case = case
+        self.atoms = atoms
+        self.memo: dict[SSAValue, _Bound] = {}
+
+    def atom(self, key) -> _Bound:
+        """An unknown named by ``key`` (a value, or an op kind and its operands'
+        readings), numbered on first sight; shared by every case."""
+        number = self.atoms.setdefault(key, len(self.atoms))
+        return _Bound.exact((((number,), 1),))
+
+    def align(self, value: _Bound, k: int, key) -> _Bound:
+        p = value.single
+        if p is not None:
+            exact = _round_up(p, k)
+            return _Bound.exact(exact) if exact is not None else self.atom(("align", p, k))
+        upper = None
+        if value.upper is not None:
+            upper = tuple(u if _round_up(u, k) == u else _p_add(u, _const(k - 1)) for u in value.upper)
+        return _Bound(value.lower, upper)
+
+    def __call__(self, value: SSAValue) -> _Bound:
+        stack = [value]
+        while stack:
+            top = stack[-1]
+            if top in self.memo:
+                stack.pop()
+                continue
+            operands = self._operands(top)
+            missing = [o for o in operands if o not in self.memo]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            self.memo[top] = self._read(top)
+        return self.memo[value]
+
+    def _operands(self, value: SSAValue) -> Sequence[SSAValue]:
+        if isinstance(value, OpResult) and _Interpreter._understood(value.op):
+            op = value.op
+            if isinstance(op, arith.SelectOp) and op.operands[0] in self.case:
+                return (op.operands[1] if self.case[op.operands[0]] else op.operands[2],)
+            return op.operands
+        return ()
+
+    def _read(self, value: SSAValue) -> _Bound:
+        if not isinstance(value, OpResult) or not _Interpreter._understood(value.op):
+            return self.atom(value)
+        op = value.op
+        if isinstance(op, arith.ConstantOp):
+            attr = op.value
+            return _Bound.exact(_const(attr.value.data)) if isinstance(attr, IntegerAttr) else self.atom(value)
+        if isinstance(op, arith.SelectOp):
+            if op.operands[0] in self.case:
+                return self.memo[op.operands[1] if self.case[op.operands[0]] else op.operands[2]]
+            a, b = self.memo[op.operands[1]], self.memo[op.operands[2]]
+            upper = None if a.upper is None or b.upper is None else a.upper + b.upper
+            return _Bound((_const(0),), upper)
+        v = [self.memo[o] for o in op.operands]
+        if isinstance(op, arith.IndexCastOp):
+            return v[0]
+        if isinstance(op, arith.AddiOp | arith.MuliOp):
+            combine = _p_add if isinstance(op, arith.AddiOp) else _p_mul
+            return _Bound(_lower_pairs(v[0].lower, v[1].lower, combine), _upper_pairs(v[0].upper, v[1].upper, combine))
+        if isinstance(op, arith.MaxUIOp):
+            upper = None if v[0].upper is None or v[1].upper is None else v[0].upper + v[1].upper
+            return _Bound(v[0].lower + v[1].lower, upper)
+        if isinstance(op, arith.MinUIOp):
+            return _Bound((_const(0),), v[0].upper)
+        if op.name == "util.align":
+            k = v[1].single and _p_constant(v[1].single)
+            if k:
+                return self.align(v[0], k, value)
+            return _NOTHING
+        p = v[0].single
+        k = v[1].single and _p_constant(v[1].single) if len(v) > 1 else None
+        if isinstance(op, arith.CeilDivUIOp | arith.DivUIOp) and p is not None and k:
+            if _p_divisible(p, k):
+                return _Bound.exact(tuple((m, c // k) for m, c in p))
+            return self.atom((op.name, p, k))
+        if isinstance(op, arith.ShLIOp) and p is not None and k is not None and k < 64:
+            return _Bound.exact(tuple((m, c << k) for m, c in p))
+        return _NOTHING
+
+
+def _proves_above(high: _Bound, low: _Bound, span: _Bound) -> bool:
+    """high >= low + span for every value: each pair of upper members of ``low``
+    and ``span`` is below some lower member of ``high``."""
+    if low.upper is None or span.upper is None:
+        return False
+    return all(any(_p_le(_p_add(u, w), h) for h in high.lower) for u in low.upper for w in span.upper)
+
+
+_ZERO = _Bound.exact(_const(0))
+
+
+class _Prover:
+    """Proves ``v >= x + extra`` (``v``, ``x`` values, ``extra`` a bound) by the
+    structure of the arithmetic, falling back to the bound sets: ``maxui(a, b) >=
+    t`` when either operand is; ``v >= maxui(c, d) + e`` when ``v`` is above both;
+    ``a + b >= t`` when ``a`` is (``b >= 0``), or when ``a >= x`` and ``b >=
+    extra``. Memoised, so a DAG of maxima is walked once per goal."""
+
+    def __init__(self, reader: _Reader):
+        self.read = reader
+        self.memo: dict[tuple, bool] = {}
+
+    def _resolve(self, value: SSAValue) -> SSAValue:
+        while isinstance(value, OpResult) and isinstance(value.op, arith.SelectOp) and value.op.operands[0] in self.read.case:
+            op = value.op
+            value = op.operands[1] if self.read.case[op.operands[0]] else op.operands[2]
+        return value
+
+    def ge(self, v: SSAValue, x: SSAValue | None, extra: _Bound) -> bool:
+        v = self._resolve(v)
+        x = None if x is None else self._resolve(x)
+        key = (v, x, id(extra))
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.memo[key] = False  # no circular proofs
+        result = self._ge(v, x, extra)
+        self.memo[key] = result
+        return result
+
+    def _ge(self, v: SSAValue, x: SSAValue | None, extra: _Bound) -> bool:
+        low = _ZERO if x is None else self.read(x)
+        if (x is None or v is x) and extra is _ZERO:
+            return True
+        if v is x and extra.upper is not None and all(any(_p_le(u, h) for h in _ZERO.lower) for u in extra.upper):
+            return True
+        if _proves_above(self.read(v), low, extra):
+            return True
+        op = v.op if isinstance(v, OpResult) else None
+        if isinstance(op, arith.MaxUIOp):
+            if any(self.ge(a, x, extra) for a in op.operands):
+                return True
+        if x is not None and isinstance(x.op if isinstance(x, OpResult) else None, arith.MaxUIOp):
+            if all(self.ge(v, c, extra) for c in x.op.operands):
+                return True
+        if isinstance(op, arith.AddiOp):
+            for a, b in (op.operands, op.operands[::-1]):
+                if self.ge(a, x, extra):
+                    return True
+                rest = self.read(b)
+                if extra is not _ZERO and _proves_above(rest, _ZERO, extra) and self.ge(a, x, _ZERO):
+                    return True
+        return False
+
+
+def _conflicts(starts: Sequence[int], ends: Sequence[int], live: Sequence[bool]):
+    """Pairs of live slices whose inclusive lifetimes meet (a sweep; O(n log n + pairs))."""
+    order = sorted((i for i in range(len(starts)) if live[i]), key=lambda i: starts[i])
+    active: list[int] = []
+    for i in order:
+        active = [j for j in active if ends[j] >= starts[i]]
+        for j in active:
+            yield j, i
+        active.append(i)
+
+
+def prove_pack(
+    starts: Sequence[int],
+    ends: Sequence[int],
+    sizes: Sequence[SSAValue],
+    offsets: Sequence[SSAValue],
+    total: SSAValue,
+    base: SSAValue | None,
+    range_alignment: int = 1,
+    *,
+    max_conditions: int = 4,
+) -> list[str]:
+    """What the symbolic proof could not show (empty: no two slices that meet share
+    a byte and the total covers every slice, for every value of the unknowns).
+    Selections (`arith.select`) are split into cases over their distinct conditions
+    (up to ``max_conditions``, every combination); offsets are measured from the
+    base, so it need not be read."""
+    del base
+    conditions: list[SSAValue] = []
+    seen: set[SSAValue] = set()
+    stack = [*offsets, total]
+    while stack:
+        value = stack.pop()
+        if value in seen or not isinstance(value, OpResult) or not _Interpreter._understood(value.op):
+            continue
+        seen.add(value)
+        if isinstance(value.op, arith.SelectOp) and value.op.operands[0] not in conditions:
+            conditions.append(value.op.operands[0])
+        stack.extend(value.op.operands)
+    if len(conditions) > max_conditions:
+        conditions = []
+    atoms: dict[object, int] = {}
+    for bits in range(1 << len(conditions)):
+        reader = _Reader({c: bool(bits >> k & 1) for k, c in enumerate(conditions)}, atoms)
+        prover = _Prover(reader)
+        spans = [reader.align(reader(s), range_alignment, None) for s in sizes]
+        live = [span.single != () for span in spans]
+        # A slice proven below another ends below that one's start, hence below
+        # the total once the other is: coverage is proven for the rest only.
+        below_another = [False] * len(sizes)
+        for j, i in _conflicts(starts, ends, live):
+            if prover.ge(offsets[i], offsets[j], spans[j]):
+                below_another[j] = True
+            elif prover.ge(offsets[j], offsets[i], spans[i]):
+                below_another[i] = True
+            else:
+                return [f"slices {j} and {i} are not proven apart"]
+        for j in range(len(sizes)):
+            if live[j] and not below_another[j] and not prover.ge(total, offsets[j], spans[j]):
+                return [f"slice {j} is not proven to end below the total"]
     return []

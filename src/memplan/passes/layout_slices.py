@@ -41,7 +41,7 @@ from memplan.planning.polynomials import MaxPoly, Poly
 from memplan.planning.problem import PlanInputError
 from memplan.planning.slices import DEFAULT_EFFORT, pack_static
 
-__all__ = ["LayoutSlices", "resource_alignments"]
+__all__ = ["LayoutSlices", "LoweredPack", "resource_alignments"]
 
 #: Index of min_buffer_offset_alignment / min_buffer_range_alignment in the
 #: attribute's limits (see `memplan.dialects.stream_runtime._RESOURCE_LIMITS`).
@@ -142,6 +142,13 @@ class _Emitter:
             self.maxima[value] = found
         return found
 
+    def max_of(self, values: list[SSAValue]) -> SSAValue:
+        """The unsigned maximum of ``values`` (0 for none)."""
+        result: SSAValue | None = None
+        for value in values:
+            result = value if result is None else self._insert(arith.MaxUIOp(result, value))
+        return self.constant(0) if result is None else result
+
     def add(self, lhs: SSAValue | None, rhs: SSAValue) -> SSAValue:
         if lhs is None:
             return rhs
@@ -163,6 +170,42 @@ def arith_constant(value: SSAValue) -> int | None:
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
         return op.value.value.data
     return None
+
+
+@dataclass(frozen=True)
+class LoweredPack:
+    """A pack and the values built for its results, with what checking them needs."""
+
+    pack: ResourcePackOp
+    starts: list[int]
+    ends: list[int]
+    sizes: list[SSAValue]
+    offsets: list[SSAValue]
+    total: SSAValue
+    base: SSAValue | None
+    offset_alignment: int
+    range_alignment: int
+
+    def check(self, random_assignments: int = 24) -> list[str]:
+        """The pack checker's problems with this layout (empty when valid),
+        evaluated at many values of the unknowns."""
+        from memplan.checker.packs import check_pack
+
+        return check_pack(
+            self.starts, self.ends, self.sizes, self.offsets, self.total, self.base,
+            self.offset_alignment, self.range_alignment, random_assignments=random_assignments,
+        )
+
+    def prove(self) -> list[str]:
+        """What the pack checker could not prove for every value of the unknowns
+        (empty: proven)."""
+        from memplan.checker.packs import prove_pack
+
+        return prove_pack(self.starts, self.ends, self.sizes, self.offsets, self.total, self.base, self.range_alignment)
+
+    @property
+    def dynamic(self) -> bool:
+        return not all(isinstance(size.owner, arith.ConstantOp) for size in self.sizes)
 
 
 @dataclass(frozen=True)
@@ -188,18 +231,34 @@ class LayoutSlices(MemplanPass):
     and fail at the pack if it is wrong."""
 
     def run(self, ctx: Context, module: ModuleOp) -> bool:
+        packs = self.lower_all(module)
+        for lowered in packs:
+            if self.verify:
+                problems = lowered.check()
+                if problems:
+                    raise UserError(
+                        f"layout-slices: internal error, the layout is wrong: {problems[0]}", op=lowered.pack
+                    )
+            _replace_results(lowered.pack, [lowered.total, *lowered.offsets])
+            Rewriter.erase_op(lowered.pack)
+        return bool(packs)
+
+    def lower_all(self, module: ModuleOp) -> list[LoweredPack]:
+        """Every pack of `module` laid out: the offset and total values are built
+        before each pack, which stays in place with its uses (`run` replaces them)."""
         _check_alignment(self.min_offset_alignment, "min-offset-alignment", module)
         packs = [op for op in module.walk() if isinstance(op, ResourcePackOp)]
         readers: dict[Operation | None, IndexPolynomials] = {}
+        lowered = []
         for pack in packs:
             function = _callable_of(pack)
             reader = readers.get(function)
             if reader is None:
                 reader = readers[function] = IndexPolynomials()
-            self._lower(pack, reader)
-        return bool(packs)
+            lowered.append(self._lower(pack, reader))
+        return lowered
 
-    def _lower(self, pack: ResourcePackOp, reader: IndexPolynomials) -> None:
+    def _lower(self, pack: ResourcePackOp, reader: IndexPolynomials) -> LoweredPack:
         offset_alignment, range_alignment = resource_alignments(pack, self.min_offset_alignment)
         _check_alignment(offset_alignment, "min_buffer_offset_alignment", pack)
         _check_alignment(range_alignment, "min_buffer_range_alignment", pack)
@@ -231,33 +290,67 @@ class LayoutSlices(MemplanPass):
             raise UserError(f"layout-slices: {error}", op=pack) from None
         offsets = [emitter.add(base, value) for value in relative]
         total = emitter.add(base, total)
-        if self.verify:
-            from memplan.checker.packs import check_pack
-
-            problems = check_pack(starts, ends, sizes, offsets, total, base, offset_alignment, range_alignment)
-            if problems:
-                raise UserError(f"layout-slices: internal error, the layout is wrong: {problems[0]}", op=pack)
-        pack.total_length.replace_all_uses_with(total)
-        for result, value in zip(pack.packed_offsets, offsets):
-            result.replace_all_uses_with(value)
-        Rewriter.erase_op(pack)
+        return LoweredPack(pack, starts, ends, sizes, offsets, total, base, offset_alignment, range_alignment)
 
     def _lower_dynamic(self, pack, reader, emitter, starts, ends, sizes, offset_alignment, range_alignment):
         unit = math.lcm(offset_alignment, range_alignment)
         reserved = [reader.aligned(size, unit) for size in sizes]
         points = [reader.values_at(value) for value in self.tuning_values]
+        judge = [reader.values_at(value) for value in _JUDGE_VALUES]
         baseline = iree_dynamic_layout(starts, ends, reserved, sizes, offset_alignment, range_alignment)
-        packing = pack_symbolic(starts, ends, reserved, points, offset_alignment, baseline=baseline, effort=self.effort)
+        packing = pack_symbolic(
+            starts, ends, reserved, points, offset_alignment, baseline=baseline, effort=self.effort, judge=judge
+        )
         layouts = packing.layouts
         record_statistic("num-layouts", len(layouts), "Layouts chosen among at run time")
-        offsets = [emitter.maximum(o) for o in layouts[0].offsets]
-        total = emitter.maximum(layouts[0].total)
+        offsets, total = _emit_layout(emitter, layouts[0], reserved)
         for layout in layouts[1:]:
-            candidate = emitter.maximum(layout.total)
+            candidate_offsets, candidate = _emit_layout(emitter, layout, reserved)
             smaller = emitter.less(candidate, total)
-            offsets = [emitter.select(smaller, emitter.maximum(o), current) for o, current in zip(layout.offsets, offsets)]
+            offsets = [emitter.select(smaller, new, current) for new, current in zip(candidate_offsets, offsets)]
             total = emitter.select(smaller, candidate, total)
         return offsets, total
+
+
+#: Leaf values at which the layouts of dynamic packs are compared (besides the
+#: tuning points): a layout best at none of them is not emitted.
+_JUDGE_VALUES = (1, 16, 128, 256, 1024, 2048, 8192, 16384)
+
+
+def _emit_layout(emitter: _Emitter, layout, reserved: list[Poly]) -> tuple[list[SSAValue], SSAValue]:
+    """The offsets and total of one layout: a polynomial where the layout knows the
+    value as one, else the maximum of the ends of the slices below."""
+    n = len(reserved)
+    offsets: list[SSAValue | None] = [None] * n
+    ends: dict[int, SSAValue] = {}
+
+    def end(j: int) -> SSAValue:
+        if j not in ends:
+            exact = layout.exact(j)
+            if exact is not None:
+                ends[j] = emitter.poly(exact + reserved[j])
+            else:
+                ends[j] = emitter.add(offsets[j], emitter.poly(reserved[j]))
+        return ends[j]
+
+    for i in layout._order():
+        exact = layout.exact(i)
+        if exact is not None:
+            offsets[i] = emitter.poly(exact)
+        else:
+            offsets[i] = emitter.max_of([end(j) for j in layout.below[i]])
+    exact_total = layout.exact_total
+    total = emitter.poly(exact_total) if exact_total is not None else emitter.max_of([end(j) for j in layout.top])
+    return offsets, total  # type: ignore[return-value]
+
+
+def _replace_results(op: Operation, values: list[SSAValue]) -> None:
+    """Every use of ``op``'s results replaced by ``values``, each user rewritten
+    once (a return of 10,000 offsets would cost O(n^2) one use at a time)."""
+    mapping = dict(zip(op.results, values))
+    users = {use.operation for result in op.results for use in result.uses}
+    for user in users:
+        user.operands = [mapping.get(operand, operand) for operand in user.operands]
 
 
 def _callable_of(op: Operation) -> Operation | None:

@@ -41,14 +41,68 @@ MAX_LAYOUTS = 4
 
 @dataclass(frozen=True)
 class SymbolicLayout:
-    """Offsets (relative to the pack's base) and the total, as maxima of polynomials."""
+    """A layout as a DAG: slice ``i`` starts at the maximum end of the slices
+    ``below[i]`` (0 when none) and the total is the maximum end of ``top``; a
+    slice's end is its offset plus its reserved size.
 
-    offsets: tuple[MaxPoly, ...]
-    total: MaxPoly
+    ``upper``/``lower`` bound each offset (and ``total_upper``/``total_lower`` the
+    total) by polynomials for proofs; where the two are equal the value is exact
+    and may be emitted as its polynomial instead of through the DAG."""
+
+    below: tuple[tuple[int, ...], ...]
+    top: tuple[int, ...]
+    upper: tuple[MaxPoly, ...]
+    lower: tuple[MaxPoly, ...]
+    total_upper: MaxPoly
+    total_lower: MaxPoly
     origin: str
 
-    def evaluate(self, values: Sequence[int]) -> tuple[list[int], int]:
-        return [o.evaluate(values) for o in self.offsets], self.total.evaluate(values)
+    def evaluate(self, values: Sequence[int], sizes: Sequence[int]) -> tuple[list[int], int]:
+        """Offsets and total at atom ``values`` (reserved sizes ``sizes`` there)."""
+        offsets = [0] * len(self.below)
+        for i in self._order():
+            exact = self.exact(i)
+            if exact is not None:
+                offsets[i] = exact.evaluate(values)
+            else:
+                offsets[i] = max((offsets[j] + sizes[j] for j in self.below[i]), default=0)
+        exact = self.exact_total
+        if exact is not None:
+            return offsets, exact.evaluate(values)
+        return offsets, max((offsets[j] + sizes[j] for j in self.top), default=0)
+
+    def _order(self) -> list[int]:
+        """Slices with every slice below them first (a topological order)."""
+        n = len(self.below)
+        order, state = [], [0] * n
+        for root in range(n):
+            stack = [(root, 0)]
+            while stack:
+                node, k = stack.pop()
+                if state[node] == 2:
+                    continue
+                state[node] = 1
+                if k < len(self.below[node]):
+                    stack.append((node, k + 1))
+                    child = self.below[node][k]
+                    if state[child] == 0:
+                        stack.append((child, 0))
+                    continue
+                state[node] = 2
+                order.append(node)
+        return order
+
+    def exact(self, i: int) -> Poly | None:
+        """Slice ``i``'s offset as one polynomial, when it is known to be one."""
+        if self.upper[i] == self.lower[i]:
+            return self.upper[i].single
+        return None
+
+    @property
+    def exact_total(self) -> Poly | None:
+        if self.total_upper == self.total_lower:
+            return self.total_upper.single
+        return None
 
 
 @dataclass(frozen=True)
@@ -56,13 +110,11 @@ class DynamicPacking:
     """The candidate layouts; the program takes the one of smallest total."""
 
     layouts: tuple[SymbolicLayout, ...]
+    reserved: tuple[Poly, ...]
 
     def total_at(self, values: Sequence[int]) -> int:
-        return min(layout.total.evaluate(values) for layout in self.layouts)
-
-    def layout_at(self, values: Sequence[int]) -> SymbolicLayout:
-        """The layout the emitted selection takes: the first of smallest total."""
-        return min(self.layouts, key=lambda layout: layout.total.evaluate(values))
+        sizes = [p.evaluate(values) for p in self.reserved]
+        return min(layout.evaluate(values, sizes)[1] for layout in self.layouts)
 
 
 def _neighbours(starts: np.ndarray, ends: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -92,41 +144,84 @@ def lower_bound_at(starts, ends, sizes: Sequence[int]) -> int:
     return int(max(np.cumsum(deltas[order]).max(), 0))
 
 
+#: Members kept in a lower bound (a subset of the exact maximum).
+_LOWER_MEMBERS = 4
+
+
 def _layout_from_order(
-    order: Sequence[int], neighbours: Sequence[np.ndarray], reserved: Sequence[Poly], origin: str
+    order: Sequence[int],
+    neighbours: Sequence[np.ndarray],
+    reserved: Sequence[Poly],
+    points: Sequence[Sequence[int]],
+    origin: str,
 ) -> SymbolicLayout:
+    """Each slice above the slices before it in ``order`` that it conflicts with;
+    only those not already below another one are kept (transitive reduction, by
+    bitsets of everything below each slice), and of those, the ones whose end is
+    proven no higher than another's are dropped."""
     n = len(reserved)
     rank = np.empty(n, dtype=np.int64)
     rank[np.asarray(order, dtype=np.int64)] = np.arange(n)
     zero = MaxPoly.of(Poly())
-    offsets: list[MaxPoly] = [zero] * n
-    ends: list[MaxPoly | None] = [None] * n
+    below: list[tuple[int, ...]] = [()] * n
+    beneath = [0] * n  # bitset of every slice below, transitively
+    upper: list[MaxPoly] = [zero] * n
+    lower: list[MaxPoly] = [zero] * n
+    end_upper: list[MaxPoly] = [zero] * n
+    end_lower: list[MaxPoly] = [zero] * n
+    used = [False] * n
     for i in order:
         around = neighbours[i]
-        below = around[rank[around] < rank[i]].tolist()
-        offsets[i] = MaxPoly.maximum([ends[j] for j in below]) if below else zero  # type: ignore[misc]
-        ends[i] = offsets[i].plus(reserved[i])
-    total = MaxPoly.maximum([e for e in ends if e is not None], cap=16)
-    return SymbolicLayout(tuple(offsets), total, origin)
+        earlier = around[rank[around] < rank[i]].tolist()
+        covered = 0
+        for j in earlier:
+            covered |= beneath[j]
+        direct = [j for j in earlier if not covered >> j & 1]
+        direct = _drop_dominated(direct, end_upper, end_lower)
+        below[i] = tuple(sorted(direct))
+        mask = covered
+        for j in direct:
+            mask |= 1 << j
+        beneath[i] = mask
+        if direct:
+            upper[i] = MaxPoly.maximum(end_upper[j] for j in direct)
+            lower[i] = MaxPoly.maximum((end_lower[j] for j in direct), cap=64).largest(points, _LOWER_MEMBERS)
+        end_upper[i] = upper[i].plus(reserved[i])
+        end_lower[i] = lower[i].plus(reserved[i])
+        for j in direct:
+            used[j] = True
+    tops = _drop_dominated([i for i in range(n) if not used[i] and reserved[i] != Poly()], end_upper, end_lower)
+    total_upper = MaxPoly.maximum((end_upper[i] for i in tops), cap=16)
+    total_lower = MaxPoly.maximum((end_lower[i] for i in tops), cap=64).largest(points, _LOWER_MEMBERS)
+    return SymbolicLayout(tuple(below), tuple(tops), tuple(upper), tuple(lower), total_upper, total_lower, origin)
+
+
+def _drop_dominated(items: list[int], upper: Sequence[MaxPoly], lower: Sequence[MaxPoly]) -> list[int]:
+    """``items`` without those whose end is proven no higher than another kept one's."""
+    kept = list(items)
+    for j in list(items):
+        if any(k != j and upper[j].dominated_by(lower[k]) for k in kept):
+            kept.remove(j)
+    return kept
 
 
 def iree_dynamic_layout(
     starts, ends, reserved: Sequence[Poly], size_keys: Sequence[Hashable], offset_alignment: int, range_alignment: int
 ) -> SymbolicLayout:
-    """IREE's layout of the same slices in polynomial form: constant slices by its
-    greedy, then one region per size value (slices of one size share a region when
-    their lifetimes do not meet), regions one after another."""
+    """IREE's layout of the same slices: constant slices by its greedy, then one
+    region per size value (slices of one size share a region when their lifetimes
+    do not meet), regions one after another. Every offset is one polynomial."""
     starts = np.asarray(starts, dtype=np.int64)
     ends = np.asarray(ends, dtype=np.int64)
     n = len(reserved)
     constant = [i for i in range(n) if reserved[i].constant() is not None]
-    offsets: list[MaxPoly] = [MaxPoly.of(Poly())] * n
+    offsets: list[Poly] = [Poly()] * n
     base = Poly()
     if constant:
         sizes = [reserved[i].constant() for i in constant]
         static_offsets, total = iree_greedy(starts[constant], ends[constant], sizes, offset_alignment, range_alignment)
         for i, offset in zip(constant, static_offsets.tolist()):
-            offsets[i] = MaxPoly.of(Poly.const(offset))
+            offsets[i] = Poly.const(offset)
         unit = math.lcm(offset_alignment, range_alignment)
         base = Poly.const(-(-total // unit) * unit)
     buckets: dict[Hashable, list[int]] = {}
@@ -139,13 +234,15 @@ def iree_dynamic_layout(
             for bin_offset, bin_members in bins:
                 if not any(ends[i] >= starts[j] and ends[j] >= starts[i] for j in bin_members):
                     bin_members.append(i)
-                    offsets[i] = MaxPoly.of(bin_offset)
+                    offsets[i] = bin_offset
                     break
             else:
                 bins.append((base, [i]))
-                offsets[i] = MaxPoly.of(base)
+                offsets[i] = base
                 base = base + reserved[i]
-    return SymbolicLayout(tuple(offsets), MaxPoly.of(base), "iree")
+    exact = tuple(MaxPoly.of(p) for p in offsets)
+    total = MaxPoly.of(base)
+    return SymbolicLayout(tuple(() for _ in range(n)), (), exact, exact, total, total, "iree")
 
 
 def pack_symbolic(
@@ -158,50 +255,35 @@ def pack_symbolic(
     baseline: SymbolicLayout | None = None,
     effort: int = DEFAULT_EFFORT,
     max_layouts: int = MAX_LAYOUTS,
+    judge: Sequence[Sequence[int]] = (),
 ) -> DynamicPacking:
     """Candidate layouts for ``reserved`` sizes, one per tuning point (``points``: the
-    value of every atom at each), plus ``baseline`` unless some candidate's total is
-    proven no larger everywhere; dominated and repeated candidates dropped."""
+    value of every atom at each). Only layouts with the smallest total at some point
+    of ``points`` or ``judge`` are kept (the first of equals; the ones best at more
+    points first when there are more than ``max_layouts``); ``baseline`` is added
+    unless some kept layout's total is proven no larger everywhere."""
     starts = np.asarray(starts, dtype=np.int64)
     ends = np.asarray(ends, dtype=np.int64)
     n = len(reserved)
     live = np.array([p != Poly() for p in reserved], dtype=bool)
     neighbours = _neighbours(starts, ends, live)
     layouts: list[SymbolicLayout] = []
-    seen: set[tuple[MaxPoly, ...]] = set()
+    seen: set[tuple[tuple[int, ...], ...]] = set()
     for index, values in enumerate(points):
         sizes = [p.evaluate(values) for p in reserved]
         plan = pack_static(starts, ends, sizes, offset_alignment, 1, effort=effort)
         order = np.lexsort((np.arange(n), plan.offsets)).tolist()
-        layout = _layout_from_order(order, neighbours, reserved, f"point {index}")
-        if layout.offsets not in seen:
-            seen.add(layout.offsets)
+        layout = _layout_from_order(order, neighbours, reserved, points, f"point {index}")
+        if layout.below not in seen:
+            seen.add(layout.below)
             layouts.append(layout)
-    kept = _undominated(layouts)
-    if baseline is not None and not any(layout.total.dominated_by(baseline.total) for layout in kept):
+    wins = [0] * len(layouts)
+    for values in (*points, *judge):
+        sizes = [p.evaluate(values) for p in reserved]
+        totals = [layout.evaluate(values, sizes)[1] for layout in layouts]
+        wins[totals.index(min(totals))] += 1
+    ranked = sorted((i for i in range(len(layouts)) if wins[i]), key=lambda i: (-wins[i], i))
+    kept = [layouts[i] for i in sorted(ranked[: max(max_layouts - (baseline is not None), 1)])]
+    if baseline is not None and not any(layout.total_upper.dominated_by(baseline.total_lower) for layout in kept):
         kept.append(baseline)
-    if len(kept) > max_layouts:
-        # Keep the best at each tuning point first, then by order of discovery.
-        chosen: list[SymbolicLayout] = []
-        for values in points:
-            best = min(kept, key=lambda layout: layout.total.evaluate(values))
-            if best not in chosen:
-                chosen.append(best)
-        if baseline is not None and baseline in kept and baseline not in chosen:
-            chosen.append(baseline)
-        kept = chosen[:max_layouts]
-    return DynamicPacking(tuple(kept))
-
-
-def _undominated(layouts: list[SymbolicLayout]) -> list[SymbolicLayout]:
-    """The layouts no other one beats everywhere (of equal ones, the first)."""
-    kept = []
-    for i, layout in enumerate(layouts):
-        beaten = any(
-            other.total.dominated_by(layout.total) and (j < i or not layout.total.dominated_by(other.total))
-            for j, other in enumerate(layouts)
-            if j != i
-        )
-        if not beaten:
-            kept.append(layout)
-    return kept
+    return DynamicPacking(tuple(kept), tuple(reserved))

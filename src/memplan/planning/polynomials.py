@@ -131,6 +131,18 @@ class MaxPoly:
             kept = [Poly(top)]
         self.members: tuple[Poly, ...] = tuple(sorted(kept, key=lambda p: p.terms))
 
+    def largest(self, points: Sequence[Sequence[int]], keep: int) -> MaxPoly:
+        """The members largest at ``points`` (at most ``keep``): a lower bound (any
+        subset of the members is one)."""
+        if len(self.members) <= keep:
+            return self
+        ranked = sorted(self.members, key=lambda p: [-p.evaluate(v) for v in points])
+        return MaxPoly(ranked[:keep], cap=keep)
+
+    @property
+    def single(self) -> Poly | None:
+        return self.members[0] if len(self.members) == 1 else None
+
     @staticmethod
     def of(poly: Poly) -> MaxPoly:
         return MaxPoly((poly,))

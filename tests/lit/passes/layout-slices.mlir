@@ -85,8 +85,8 @@ util.func public @dynamic_square(%s: index, %n: index) -> (index, index, index, 
 // -----
 
 // Static and unknown sizes together: %n sits above both the 96-byte slice (128
-// reserved) and %m, whichever is larger at run time; IREE would stack everything
-// (192 + %n + %m).
+// reserved) and %m, whichever ends higher at run time; the total is
+// max(max(128, M) + N, 192) where IREE stacks everything (192 + N + M).
 
 // CHECK-LABEL: @mixed_needs_max
 // CHECK-SAME: (%[[N:.+]]: index, %[[M:.+]]: index)
@@ -102,10 +102,8 @@ util.func public @mixed_needs_max(%n: index, %m: index) -> (index, index, index,
   // CHECK-DAG: %[[MA:.+]] = util.align %[[M]], %c64
   // CHECK-DAG: %[[NA:.+]] = util.align %[[N]], %c64
   // CHECK-DAG: %[[N_AT:.+]] = arith.maxui %c128, %[[MA]]
-  // CHECK-DAG: %[[A:.+]] = arith.addi %c128, %[[NA]]
-  // CHECK-DAG: %[[B:.+]] = arith.maxui %[[A]], %c192
-  // CHECK-DAG: %[[C:.+]] = arith.addi %[[NA]], %[[MA]]
-  // CHECK-DAG: %[[TOTAL:.+]] = arith.maxui %[[B]], %[[C]]
+  // CHECK-DAG: %[[N_END:.+]] = arith.addi %[[N_AT]], %[[NA]]
+  // CHECK-DAG: %[[TOTAL:.+]] = arith.maxui %[[N_END]], %c192
   // CHECK: util.return %[[TOTAL]], %c0, %[[N_AT]], %c0, %c0
   util.return %t#0, %t#1, %t#2, %t#3, %t#4 : index, index, index, index, index
 }
