@@ -86,15 +86,8 @@ class PackRow:
 # --------------------------------------------------------------------------- IR
 
 
-def _parse(path: Path, tools) -> ModuleOp:
-    """The module at `path`, re-printed by iree-opt without locations first (memplan
-    reads no `loc(...)` on a util.func's arguments, which it prints)."""
-    plain = path.with_suffix(".noloc.mlir")
-    done = subprocess.run((*tools.iree_opt, str(path), "-o", str(plain)),
-                          capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"iree-opt {path} failed:\n{done.stderr[-2000:]}")
-    return memplan.parse(memplan.make_context(), plain.read_text(), str(plain))
+def _parse(path: Path) -> ModuleOp:
+    return memplan.parse(memplan.make_context(), path.read_text(), str(path))
 
 
 def _callables(module: ModuleOp) -> list[Operation]:
@@ -273,9 +266,9 @@ def prepare(model: str, source: Path, work: Path, tools,
     iree_in.write_text(
         layout_input(split_top_level(after_iree_local.read_text()), picked)[0])
     return {
-        "before": _parse(files["layout-in"], tools),
-        "iree": _parse(iree_in, tools),
-        "memplan": _parse(files["layout-out"], tools),
+        "before": _parse(files["layout-in"]),
+        "iree": _parse(iree_in),
+        "memplan": _parse(files["layout-out"]),
         "memplan_seconds": memplan_seconds,
         "flow": files["flow"],
     }
