@@ -70,22 +70,31 @@ class _Interpreter:
         self.values: dict[SSAValue, int] = {}
 
     def __call__(self, value: SSAValue) -> int:
-        # Iterative post-order: a chain of thousands of ops must not hit Python's
-        # recursion limit.
-        stack = [value]
-        while stack:
-            top = stack[-1]
-            if top in self.values:
-                stack.pop()
-                continue
-            operands = self._operands(top)
-            missing = [o for o in operands if o not in self.values]
-            if missing:
-                stack.extend(missing)
-                continue
-            stack.pop()
-            self.values[top] = self._compute(top)
+        if value not in self.values:
+            _run(_compile(self.order([value])), self.values, self.leaf)
         return self.values[value]
+
+    def order(self, roots: Sequence[SSAValue]) -> list[SSAValue]:
+        """The values ``roots`` need and not yet evaluated, operands first (an
+        iterative post-order: a chain of thousands of ops must not hit Python's
+        recursion limit)."""
+        order: list[SSAValue] = []
+        placed: set[SSAValue] = set()
+        for root in roots:
+            stack = [root]
+            while stack:
+                top = stack[-1]
+                if top in placed or top in self.values:
+                    stack.pop()
+                    continue
+                missing = [o for o in self._operands(top) if o not in placed and o not in self.values]
+                if missing:
+                    stack.extend(missing)
+                    continue
+                stack.pop()
+                placed.add(top)
+                order.append(top)
+        return order
 
     @staticmethod
     def _understood(op) -> bool:
@@ -100,42 +109,6 @@ class _Interpreter:
         if isinstance(value, OpResult) and self._understood(value.op):
             return value.op.operands
         return ()
-
-    def _compute(self, value: SSAValue) -> int:
-        if not isinstance(value, OpResult) or not self._understood(value.op):
-            return self.leaf(value) & _MASK
-        op = value.op
-        v = [self.values[o] for o in op.operands]
-        if isinstance(op, arith.ConstantOp):
-            attr = op.value
-            return attr.value.data & _MASK if isinstance(attr, IntegerAttr) else self.leaf(value) & _MASK
-        if isinstance(op, arith.AddiOp):
-            return (v[0] + v[1]) & _MASK
-        if isinstance(op, arith.SubiOp):
-            return (v[0] - v[1]) & _MASK
-        if isinstance(op, arith.MuliOp):
-            return (v[0] * v[1]) & _MASK
-        if isinstance(op, arith.MaxUIOp):
-            return max(v)
-        if isinstance(op, arith.MinUIOp):
-            return min(v)
-        if isinstance(op, arith.SelectOp):
-            return v[1] if v[0] & 1 else v[2]
-        if isinstance(op, arith.CmpiOp):
-            return int(_COMPARE[_predicate(op)](v[0], v[1]))
-        if isinstance(op, arith.CeilDivUIOp):
-            return (v[0] + v[1] - 1) // v[1] if v[1] else 0
-        if isinstance(op, arith.DivUIOp):
-            return v[0] // v[1] if v[1] else 0
-        if isinstance(op, arith.RemUIOp):
-            return v[0] % v[1] if v[1] else 0
-        if isinstance(op, arith.ShLIOp):
-            return (v[0] << v[1]) & _MASK if v[1] < 64 else 0
-        if isinstance(op, arith.IndexCastOp):
-            return v[0]
-        # util.align %value, %alignment: the next multiple (alignment a power of two).
-        alignment = v[1]
-        return ((v[0] + alignment - 1) & ~(alignment - 1)) & _MASK if alignment else v[0]
 
     def leaves(self, roots: Sequence[SSAValue]) -> list[SSAValue]:
         """The values the interpreter cannot see through, reachable from ``roots``."""
@@ -153,6 +126,71 @@ class _Interpreter:
             elif not (isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp)):
                 found.append(value)
         return found
+
+
+def _compile(order: Sequence[SSAValue]) -> list[tuple[SSAValue, str, tuple[SSAValue, ...], object]]:
+    """Each value of ``order`` (operands first) as (value, kind, operands, extra):
+    the op tests done once, not once per assignment."""
+    program = []
+    for value in order:
+        op = value.op if isinstance(value, OpResult) else None
+        kind, extra = "leaf", None
+        if op is not None and _Interpreter._understood(op):
+            if isinstance(op, arith.ConstantOp):
+                attr = op.value
+                kind, extra = ("const", attr.value.data & _MASK) if isinstance(attr, IntegerAttr) else ("leaf", None)
+            elif isinstance(op, arith.CmpiOp):
+                kind, extra = "cmp", _COMPARE[_predicate(op)]
+            else:
+                kind = next(name for cls, name in _KINDS if isinstance(op, cls)) if op.name != "util.align" else "align"
+        program.append((value, kind, tuple(op.operands) if op is not None else (), extra))
+    return program
+
+
+_KINDS = (
+    (arith.AddiOp, "add"), (arith.SubiOp, "sub"), (arith.MuliOp, "mul"), (arith.MaxUIOp, "max"),
+    (arith.MinUIOp, "min"), (arith.SelectOp, "select"), (arith.CeilDivUIOp, "ceildiv"),
+    (arith.DivUIOp, "div"), (arith.RemUIOp, "rem"), (arith.ShLIOp, "shl"), (arith.IndexCastOp, "cast"),
+)
+
+
+def _run(program, values: dict[SSAValue, int], leaf: Callable[[SSAValue], int]) -> None:
+    """Evaluate a compiled program into ``values`` (64-bit, wrapping)."""
+    for value, kind, operands, extra in program:
+        if kind == "const":
+            values[value] = extra
+            continue
+        if kind == "leaf":
+            values[value] = leaf(value) & _MASK
+            continue
+        v = [values[o] for o in operands]
+        if kind == "add":
+            r = (v[0] + v[1]) & _MASK
+        elif kind == "mul":
+            r = (v[0] * v[1]) & _MASK
+        elif kind == "max":
+            r = max(v)
+        elif kind == "select":
+            r = v[1] if v[0] & 1 else v[2]
+        elif kind == "cmp":
+            r = int(extra(v[0], v[1]))
+        elif kind == "align":
+            r = ((v[0] + v[1] - 1) & ~(v[1] - 1)) & _MASK if v[1] else v[0]
+        elif kind == "sub":
+            r = (v[0] - v[1]) & _MASK
+        elif kind == "min":
+            r = min(v)
+        elif kind == "ceildiv":
+            r = (v[0] + v[1] - 1) // v[1] if v[1] else 0
+        elif kind == "div":
+            r = v[0] // v[1] if v[1] else 0
+        elif kind == "rem":
+            r = v[0] % v[1] if v[1] else 0
+        elif kind == "shl":
+            r = (v[0] << v[1]) & _MASK if v[1] < 64 else 0
+        else:  # cast
+            r = v[0]
+        values[value] = r
 
 
 def assignments(count: int, seed: int = 0) -> list[Callable[[int], int]]:
@@ -244,8 +282,12 @@ def check_pack(
     leaves = _Interpreter(lambda _v: 0).leaves(roots)
     numbering = {leaf: i for i, leaf in enumerate(leaves)}
     tried = assignments(random_assignments) if leaves else [lambda _i: 0]
+    # One topological order of everything the roots need, evaluated per assignment
+    # without searching again.
+    program = _compile(_Interpreter(lambda _v: 0).order(roots))
     for assign in tried:
         interpreter = _Interpreter(lambda value: assign(numbering[value]))
+        _run(program, interpreter.values, interpreter.leaf)
         problems = check_numeric(
             starts,
             ends,

@@ -312,9 +312,11 @@ class LayoutSlices(MemplanPass):
         return offsets, total
 
 
-#: Leaf values at which the layouts of dynamic packs are compared (besides the
-#: tuning points): a layout best at none of them is not emitted.
-_JUDGE_VALUES = (1, 16, 128, 256, 1024, 2048, 8192, 16384)
+#: Leaf values at which the layouts of dynamic packs are judged (besides the tuning
+#: points): four per octave from 1 to 65536. A point with no layout within 1% of
+#: the lower bound gets a layout tuned there (up to 6); a layout best at none of
+#: them is not emitted.
+_JUDGE_VALUES = tuple(sorted({round(2 ** (k / 4)) for k in range(65)}))
 
 
 def _emit_layout(emitter: _Emitter, layout, reserved: list[Poly]) -> tuple[list[SSAValue], SSAValue]:

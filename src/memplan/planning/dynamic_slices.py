@@ -8,14 +8,13 @@ the proof; in short:
 
 1. At a tuning point (a value for every atom) the sizes are numbers; a static plan
    (:func:`~memplan.planning.slices.pack_static`) gives offsets ``o``.
-2. Order the slices by ``(o, index)``. Each slice's offset is the maximum, over the
-   slices before it in that order whose lifetimes meet its own, of their offset plus
-   their size (0 when there is none), kept as a :class:`MaxPoly`. So for every
-   conflicting pair the later one starts at or above the earlier one's end, for
-   every value of the atoms: the layout is valid everywhere. At the tuning point
-   each offset is at most ``o`` (induction over the order: a conflicting earlier
-   slice ends at or below ``o`` in the static plan), so the total is at most the
-   static plan's there.
+2. Order the slices by ``(o, index)``. Each slice starts at the maximum end of the
+   slices before it in that order whose lifetimes meet its own (0 when none): a DAG
+   (:class:`SymbolicLayout`), kept to direct predecessors. So for every conflicting
+   pair the later one starts at or above the earlier one's end, for every value of
+   the atoms: the layout is valid everywhere. At the tuning point each offset is at
+   most ``o`` (induction over the order), so the total is at most the static
+   plan's there.
 3. Layouts from several tuning points (and, unless proven no better, IREE's own
    layout) are candidates; a candidate whose total another's dominates everywhere is
    dropped; the program picks the smallest total at run time.
@@ -26,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from memplan.lazy_numpy import np
 
@@ -36,7 +36,11 @@ from .slices import DEFAULT_EFFORT, iree_greedy, pack_static
 __all__ = ["DynamicPacking", "SymbolicLayout", "iree_dynamic_layout", "pack_symbolic"]
 
 #: Most layouts the program chooses among at run time.
-MAX_LAYOUTS = 4
+MAX_LAYOUTS = 6
+
+#: A judged point whose best layout is within this fraction of the lower bound
+#: asks for no layout of its own.
+TOLERANCE = 0.01
 
 
 @dataclass(frozen=True)
@@ -57,15 +61,19 @@ class SymbolicLayout:
     total_lower: MaxPoly
     origin: str
 
+    @cached_property
+    def _steps(self) -> list[tuple[int, Poly | None, tuple[int, ...]]]:
+        """(slice, its exact polynomial or None, the slices below) in DAG order."""
+        return [(i, self.exact(i), self.below[i]) for i in self._order()]
+
     def evaluate(self, values: Sequence[int], sizes: Sequence[int]) -> tuple[list[int], int]:
         """Offsets and total at atom ``values`` (reserved sizes ``sizes`` there)."""
         offsets = [0] * len(self.below)
-        for i in self._order():
-            exact = self.exact(i)
+        for i, exact, below in self._steps:
             if exact is not None:
                 offsets[i] = exact.evaluate(values)
             else:
-                offsets[i] = max((offsets[j] + sizes[j] for j in self.below[i]), default=0)
+                offsets[i] = max((offsets[j] + sizes[j] for j in below), default=0)
         exact = self.exact_total
         if exact is not None:
             return offsets, exact.evaluate(values)
@@ -256,12 +264,15 @@ def pack_symbolic(
     effort: int = DEFAULT_EFFORT,
     max_layouts: int = MAX_LAYOUTS,
     judge: Sequence[Sequence[int]] = (),
+    tolerance: float = TOLERANCE,
 ) -> DynamicPacking:
-    """Candidate layouts for ``reserved`` sizes, one per tuning point (``points``: the
-    value of every atom at each). Only layouts with the smallest total at some point
-    of ``points`` or ``judge`` are kept (the first of equals; the ones best at more
-    points first when there are more than ``max_layouts``); ``baseline`` is added
-    unless some kept layout's total is proven no larger everywhere."""
+    """Candidate layouts for ``reserved`` sizes: one per tuning point (``points``: the
+    value of every atom at each), then, while some point of ``judge`` has no layout
+    within ``tolerance`` of the lower bound there and fewer than ``max_layouts``
+    layouts exist, one more tuned at the worst such point. Only layouts with the
+    smallest total at some point of ``points`` or ``judge`` are kept (the first of
+    equals; those best at most points when too many); ``baseline`` is added unless
+    some kept layout's total is proven no larger everywhere."""
     starts = np.asarray(starts, dtype=np.int64)
     ends = np.asarray(ends, dtype=np.int64)
     n = len(reserved)
@@ -269,17 +280,37 @@ def pack_symbolic(
     neighbours = _neighbours(starts, ends, live)
     layouts: list[SymbolicLayout] = []
     seen: set[tuple[tuple[int, ...], ...]] = set()
-    for index, values in enumerate(points):
+
+    def tune(values: Sequence[int], origin: str) -> bool:
         sizes = [p.evaluate(values) for p in reserved]
         plan = pack_static(starts, ends, sizes, offset_alignment, 1, effort=effort)
         order = np.lexsort((np.arange(n), plan.offsets)).tolist()
-        layout = _layout_from_order(order, neighbours, reserved, points, f"point {index}")
-        if layout.below not in seen:
-            seen.add(layout.below)
-            layouts.append(layout)
-    wins = [0] * len(layouts)
+        layout = _layout_from_order(order, neighbours, reserved, points, origin)
+        if layout.below in seen:
+            return False
+        seen.add(layout.below)
+        layouts.append(layout)
+        return True
+
+    for index, values in enumerate(points):
+        tune(values, f"point {index}")
+    judged = []
     for values in (*points, *judge):
         sizes = [p.evaluate(values) for p in reserved]
+        judged.append((values, sizes, max(lower_bound_at(starts, ends, sizes), 1)))
+    best = [min(layout.evaluate(v, z)[1] for layout in layouts) for v, z, _ in judged] if layouts else []
+    tried: set[int] = set()
+    while layouts and len(layouts) < max_layouts:
+        ratios = [total / bound for total, (_, _, bound) in zip(best, judged)]
+        worst = max((i for i in range(len(judged)) if i not in tried), key=lambda i: ratios[i], default=None)
+        if worst is None or ratios[worst] <= 1 + tolerance:
+            break
+        tried.add(worst)
+        if tune(judged[worst][0], f"judged point {worst}"):
+            layout = layouts[-1]
+            best = [min(b, layout.evaluate(v, z)[1]) for b, (v, z, _) in zip(best, judged)]
+    wins = [0] * len(layouts)
+    for values, sizes, _ in judged:
         totals = [layout.evaluate(values, sizes)[1] for layout in layouts]
         wins[totals.index(min(totals))] += 1
     ranked = sorted((i for i in range(len(layouts)) if wins[i]), key=lambda i: (-wins[i], i))
@@ -287,3 +318,5 @@ def pack_symbolic(
     if baseline is not None and not any(layout.total_upper.dominated_by(baseline.total_lower) for layout in kept):
         kept.append(baseline)
     return DynamicPacking(tuple(kept), tuple(reserved))
+
+

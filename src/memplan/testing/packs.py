@@ -104,10 +104,12 @@ def decoder_pack(layers: int = 8, hidden: int = 1024, heads: int = 16, kv_heads:
     )
 
 
-def random_pack(count: int, seed: int = 0, *, max_life: int = 40, dynamic: float = 0.0) -> PackSpec:
+def random_pack(
+    count: int, seed: int = 0, *, max_life: int = 40, dynamic: float = 0.0, square: float = 0.0
+) -> PackSpec:
     """``count`` slices with short lifetimes over a long program (a few long-lived
     ones), sizes from a few hundred bytes to megabytes; a ``dynamic`` share of them
-    sized ``c*s``."""
+    sized ``c*s``, of which a ``square`` share ``c*s*s`` instead."""
     rng = random.Random(seed)
     slices = []
     for i in range(count):
@@ -115,7 +117,10 @@ def random_pack(count: int, seed: int = 0, *, max_life: int = 40, dynamic: float
         life = rng.randrange(0, max_life) if rng.random() > 0.02 else rng.randrange(max_life, 20 * max_life)
         size = rng.choice((256, 1024, 4096)) * rng.randrange(1, 512)
         if rng.random() < dynamic:
-            slices.append((start, start + life, (size // 64, 0)))
+            if rng.random() < square:
+                slices.append((start, start + life, (0, rng.choice((4, 16, 64)))))
+            else:
+                slices.append((start, start + life, (size // 64, 0)))
         else:
             slices.append((start, start + life, size))
     return PackSpec(f"random-{count}-{seed}", tuple(slices))
