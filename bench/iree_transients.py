@@ -44,7 +44,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
 
 import memplan
-from memplan.checker.packs import _Interpreter, check_numeric
+from memplan.checker.packs import IndexEvaluator, check_numeric
 from memplan.dialects.stream import ResourcePackOp
 from memplan.passes.layout_slices import resource_alignments
 from memplan.planning.dynamic_slices import lower_bound_at
@@ -204,7 +204,7 @@ _MORE_OPS = {
 }
 
 
-def _evaluator(dim_value: int | None) -> _Interpreter:
+def _evaluator(dim_value: int | None) -> IndexEvaluator:
     """The checker's interpreter, with `hal.buffer_view.dim` giving `dim_value` and
     the ops of `_MORE_OPS` evaluated here; any other leaf is an error."""
     def leaf(value: SSAValue) -> int:
@@ -220,11 +220,11 @@ def _evaluator(dim_value: int | None) -> _Interpreter:
             raise UnknownLeaf(f"cannot evaluate a size read from {op.name}")
         raise UnknownLeaf("cannot evaluate a size read from a block argument")
 
-    interpreter = _Interpreter(leaf)
+    interpreter = IndexEvaluator(leaf)
     return interpreter
 
 
-def _read(function: Operation, key, evaluate: _Interpreter) -> int | None:
+def _read(function: Operation, key, evaluate: IndexEvaluator) -> int | None:
     if key is None:
         return None
     name, ordinal, operand = key

@@ -31,7 +31,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 
 from memplan.analysis.index_polynomials import IndexPolynomials
-from memplan.checker.packs import _Interpreter
+from memplan.checker.packs import IndexEvaluator
 from memplan.context import make_context
 from memplan.dialects.stream import ResourcePackOp
 from memplan.passes.layout_slices import LayoutSlices, resource_alignments
@@ -86,7 +86,7 @@ def report_static(spec: PackSpec) -> None:
     sizes = spec.sizes_at(0)
     bound = slice_problem(starts, ends, sizes, ALIGNMENT, ALIGNMENT).lower_bound()
     _, iree = iree_greedy(starts, ends, sizes, ALIGNMENT, ALIGNMENT)
-    memplan = _Interpreter(lambda v: 0)(total_value)
+    memplan = IndexEvaluator(lambda v: 0)(total_value)
     print(
         f"{spec.name:34} {len(spec.slices):6} {'static':>8} {bound:14,} {iree:14,} {memplan:14,} "
         f"{iree / bound:7.3f} {memplan / bound:7.3f} {seconds:6.2f}s"
@@ -102,12 +102,12 @@ def report_dynamic(spec: PackSpec, values: list[int]) -> None:
     for exponent in range(15):
         value = 1 << exponent
         bound = lower_bound_at(starts, ends, [_align(s) for s in spec.sizes_at(value)])
-        ratio = _Interpreter(lambda v, value=value: value)(total_value) / bound
+        ratio = IndexEvaluator(lambda v, value=value: value)(total_value) / bound
         worst = max(worst, (ratio, value))
     for value in values:
         bound = lower_bound_at(starts, ends, [_align(s) for s in spec.sizes_at(value)])
         iree = _iree_total(spec, value)
-        memplan = _Interpreter(lambda v, value=value: value)(total_value)
+        memplan = IndexEvaluator(lambda v, value=value: value)(total_value)
         print(
             f"{spec.name:34} {len(spec.slices):6} {f'{dynamic}@s={value}':>8} {bound:14,} {iree:14,} {memplan:14,} "
             f"{iree / bound:7.3f} {memplan / bound:7.3f} {seconds:6.2f}s"
@@ -140,7 +140,7 @@ def report_file(path: Path, values: list[int]) -> None:
         lowered = LayoutSlices().lower_all(copy)[index]
         seconds = time.process_time() - started
         for value in values:
-            read = _Interpreter(lambda v, value=value: value)
+            read = IndexEvaluator(lambda v, value=value: value)
             spans = [-(-read(size) // range_alignment) * range_alignment for size in lowered.sizes]
             bound = lower_bound_at(starts, ends, spans)
             iree = baseline.total_upper.evaluate(reader.values_at(value))

@@ -34,7 +34,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import OpResult, SSAValue
 
-__all__ = ["assignments", "check_pack", "check_numeric", "prove_pack"]
+__all__ = ["IndexEvaluator", "assignments", "check_pack", "check_numeric", "prove_pack"]
 
 _MASK = (1 << 64) - 1
 #: Sizes from here up (a petabyte; or a negative size read as unsigned) describe no
@@ -68,8 +68,11 @@ def _signed(value: int) -> int:
     return value - (1 << 64) if value >> 63 else value
 
 
-class _Interpreter:
-    """Evaluates index arithmetic (64-bit, wrapping) with leaves given by ``leaf``."""
+class IndexEvaluator:
+    """Evaluates index arithmetic (64-bit, wrapping) with leaves given by ``leaf``.
+
+    Public because the benchmarks read laid-out totals with the checker's own
+    arithmetic rather than the packer's: a figure and a verdict from one evaluator."""
 
     def __init__(self, leaf: Callable[[SSAValue], int]):
         self.leaf = leaf
@@ -141,7 +144,7 @@ def _compile(order: Sequence[SSAValue]) -> list[tuple[SSAValue, str, tuple[SSAVa
     for value in order:
         op = value.op if isinstance(value, OpResult) else None
         kind, extra = "leaf", None
-        if op is not None and _Interpreter._understood(op):
+        if op is not None and IndexEvaluator._understood(op):
             if isinstance(op, arith.ConstantOp):
                 attr = op.value
                 kind, extra = ("const", attr.value.data & _MASK) if isinstance(attr, IntegerAttr) else ("leaf", None)
@@ -285,14 +288,14 @@ def check_pack(
     at many assignments of the unknowns otherwise; for a failing assignment the
     message names the leaves' values."""
     roots = [*sizes, *offsets, total, *([base] if base is not None else [])]
-    leaves = _Interpreter(lambda _v: 0).leaves(roots)
+    leaves = IndexEvaluator(lambda _v: 0).leaves(roots)
     numbering = {leaf: i for i, leaf in enumerate(leaves)}
     tried = assignments(random_assignments) if leaves else [lambda _i: 0]
     # One topological order of everything the roots need, evaluated per assignment
     # without searching again.
-    program = _compile(_Interpreter(lambda _v: 0).order(roots))
+    program = _compile(IndexEvaluator(lambda _v: 0).order(roots))
     for assign in tried:
-        interpreter = _Interpreter(lambda value: assign(numbering[value]))
+        interpreter = IndexEvaluator(lambda value: assign(numbering[value]))
         _run(program, interpreter.values, interpreter.leaf)
         evaluated = [interpreter(s) for s in sizes]
         if any(size >= _NO_ALLOCATION for size in evaluated):
@@ -496,7 +499,7 @@ class _Reader:
         return self.memo[value]
 
     def _operands(self, value: SSAValue) -> Sequence[SSAValue]:
-        if isinstance(value, OpResult) and _Interpreter._understood(value.op):
+        if isinstance(value, OpResult) and IndexEvaluator._understood(value.op):
             op = value.op
             if isinstance(op, arith.SelectOp) and op.operands[0] in self.case:
                 return (op.operands[1] if self.case[op.operands[0]] else op.operands[2],)
@@ -504,7 +507,7 @@ class _Reader:
         return ()
 
     def _read(self, value: SSAValue) -> _Bound:
-        if not isinstance(value, OpResult) or not _Interpreter._understood(value.op):
+        if not isinstance(value, OpResult) or not IndexEvaluator._understood(value.op):
             return self.atom(value)
         op = value.op
         if isinstance(op, arith.ConstantOp):
@@ -641,7 +644,7 @@ def prove_pack(
     stack = [*offsets, total]
     while stack:
         value = stack.pop()
-        if value in seen or not isinstance(value, OpResult) or not _Interpreter._understood(value.op):
+        if value in seen or not isinstance(value, OpResult) or not IndexEvaluator._understood(value.op):
             continue
         seen.add(value)
         if isinstance(value.op, arith.SelectOp) and value.op.operands[0] not in conditions:

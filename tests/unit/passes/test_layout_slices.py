@@ -10,7 +10,7 @@ import pytest
 from xdsl.context import Context
 
 from memplan.analysis.index_polynomials import IndexPolynomials
-from memplan.checker.packs import _Interpreter
+from memplan.checker.packs import IndexEvaluator
 from memplan.context import make_context
 from memplan.passes.layout_slices import LayoutSlices
 from memplan.planning.dynamic_slices import lower_bound_at
@@ -45,7 +45,7 @@ def test_static_encoder_total_is_the_bound_and_below_iree():
     spec = encoder_pack(layers=4)
     module = _parse(pack_ir(spec))
     assert LayoutSlices().run(Context(), module)
-    total = _Interpreter(lambda v: 0)(_returned(module)[0])
+    total = IndexEvaluator(lambda v: 0)(_returned(module)[0])
     starts, ends = _bounds(spec)
     sizes = spec.sizes_at(0)
     _, iree_total = iree_greedy(starts, ends, sizes, 64, 64)
@@ -58,7 +58,7 @@ def test_decoder_within_five_percent_of_the_bound(value):
     spec = decoder_pack()
     module = _parse(pack_ir(spec))
     LayoutSlices().apply(Context(), module)
-    total = _Interpreter(lambda v: value)(_returned(module)[0])
+    total = IndexEvaluator(lambda v: value)(_returned(module)[0])
     starts, ends = _bounds(spec)
     bound = lower_bound_at(starts, ends, [_align(s) for s in spec.sizes_at(value)])
     assert bound <= total <= 1.05 * bound
@@ -95,7 +95,7 @@ def test_dynamic_total_never_above_iree(seed):
     module = _parse(pack_ir(spec))
     LayoutSlices().apply(Context(), module)
     for value in (0, 1, 3, 17, 64, 100, 1000, 4096, 65536):
-        total = _Interpreter(lambda v: value)(_returned(module)[0])
+        total = IndexEvaluator(lambda v: value)(_returned(module)[0])
         assert total <= _iree_dynamic_total(spec, value)
 
 
