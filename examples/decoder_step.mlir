@@ -39,7 +39,7 @@ func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memr
   %x = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>
   hip.gather(%ctx) ins(%embed, %token : memref<32000x512xf16>, memref<1x1xi64>) outs(%x : memref<1x512xf16>) {axis = 0 : i64}
   %xn = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>
-  hip.rms_norm(%ctx) ins(%x, %norm_w : memref<1x512xf16>, memref<512xf16>) outs(%xn : memref<1x512xf16>) {axis = -1 : i64, epsilon = 1.000000e-05 : f32, stash_type = 1 : i64}
+  hip.rms_norm(%ctx) ins(%x, %norm_w : memref<1x512xf16>, memref<512xf16>) outs(%xn : memref<1x512xf16>) {axis = -1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64}
   %qkv = memref.alloc() {alignment = 64 : i64} : memref<1x1024xf16>
   hip.matmul(%ctx) ins(%xn, %wqkv : memref<1x512xf16>, memref<512x1024xf16>) outs(%qkv : memref<1x1024xf16>)
   %q = memref.subview %qkv[0, 0] [1, 512] [1, 1] : memref<1x1024xf16> to memref<1x512xf16, strided<[1024, 1]>>
@@ -61,7 +61,7 @@ func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memr
 
   // MLP block.
   %hn = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>
-  hip.rms_norm(%ctx) ins(%h, %norm_w : memref<1x512xf16>, memref<512xf16>) outs(%hn : memref<1x512xf16>) {axis = -1 : i64, epsilon = 1.000000e-05 : f32, stash_type = 1 : i64}
+  hip.rms_norm(%ctx) ins(%h, %norm_w : memref<1x512xf16>, memref<512xf16>) outs(%hn : memref<1x512xf16>) {axis = -1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64}
   %up = memref.alloc() {alignment = 64 : i64} : memref<1x1408xf16>
   hip.matmul(%ctx) ins(%hn, %w_up : memref<1x512xf16>, memref<512x1408xf16>) outs(%up : memref<1x1408xf16>)
   %act = memref.alloc() {alignment = 64 : i64} : memref<1x1408xf16>

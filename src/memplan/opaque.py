@@ -81,6 +81,12 @@ attributes are read opaquely when memplan does not register the dialect, as
 (as MLIR)."""
 
 
+EXACT_DIALECTS = frozenset({"hip", "memplan"})
+"""Dialects whose every attribute and type memplan defines (hip-ep's `hip`, memplan's
+own): a name they do not define is an error even with `--allow-unregistered-dialect`,
+as in hip-mlir-opt ("unknown type `stream` in dialect `hip`")."""
+
+
 @dataclass
 class OpaqueAttributeContext(Context):
     """A context that reads attributes and types of unmodelled dialects as text."""
@@ -105,14 +111,25 @@ class OpaqueAttributeContext(Context):
             return False
         return dialect in FOREIGN_DIALECTS or self.allow_unregistered
 
+    def _undefined(self, name: str, found: type[Attribute] | None) -> bool:
+        """An unregistered stand-in for a name an exact dialect does not define."""
+        return (found is not None and issubclass(found, UnregisteredAttr)
+                and name.partition(".")[0] in EXACT_DIALECTS)
+
     def get_optional_attr(self, name: str) -> type[Attribute] | None:
         found = super().get_optional_attr(name)
+        if self._undefined(name, found):
+            del self._loaded_attrs[name]
+            return None
         if (found is None or issubclass(found, UnregisteredAttr)) and self._opaque(name):
             found = self._loaded_attrs[name] = opaque_attribute_class(name, False)
         return found
 
     def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
         found = super().get_optional_type(name)
+        if self._undefined(name, found):
+            del self._loaded_types[name]
+            return None
         if (found is None or issubclass(found, UnregisteredAttr)) and self._opaque(name):
             found = opaque_attribute_class(name, True)
             assert issubclass(found, TypeAttribute)

@@ -214,7 +214,8 @@ class GetPoolOp(_SizedBufferOp):
     """`%pool = hip.get_pool(%ctx, %size) {domain_id = N : i64} : memref<?xi8>`.
 
     The device memory pool of one planning domain (`pool-allocs` views every planned
-    buffer into it). `domain_id` defaults to 0 and is then not printed.
+    buffer into it). `domain_id` defaults to 0 (always set, as hip-ep's
+    `DefaultValuedAttr`) and is then not printed in the custom form.
     """
 
     name = "hip.get_pool"
@@ -242,7 +243,14 @@ class GetPoolOp(_SizedBufferOp):
         properties = dict(properties or {})
         if domain is not None:
             properties["domain_id"] = IntegerAttr(domain, 64)
+        properties.setdefault("domain_id", IntegerAttr(0, 64))
         super().__init__(ctx, size, result_type, attributes, properties)
+
+    @classmethod
+    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs):  # type: ignore[override]
+        """`domain_id` is set from the start (0 unless given), as MLIR populates a
+        default-valued property: the generic form always shows it."""
+        return super().create(properties={"domain_id": IntegerAttr(0, 64), **properties}, **kwargs)
 
     @property
     def domain(self) -> int:

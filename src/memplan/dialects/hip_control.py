@@ -67,7 +67,11 @@ from xdsl.traits import (
     Pure,
     SingleBlockImplicitTerminator,
     SymbolTable,
+    ensure_terminator,
 )
+from xdsl.ir import Block, Region
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.data_layout import alloc_size
@@ -237,12 +241,39 @@ class IfOp(IRDLOperation):
 
 
 class _LibraryGraphOp(IRDLOperation):
-    """A single block of library ops handed to one library call, no terminator."""
+    """A single block of library ops handed to one library call, no terminator. As
+    hip-ep's `SizedRegion<1>`, the region may also be empty (`{\n}`)."""
 
-    body = region_def("single_block")
+    body = region_def()
 
     traits = traits_def(NoTerminator())
-    assembly_format = "$body attr-dict"
+
+    def __init__(self, body: Region, attributes=None):
+        super().__init__(regions=(body,), attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _LibraryGraphOp:
+        """`$body attr-dict`; an empty body gets its one (empty) block, as MLIR's
+        parser gives a `SingleBlock` op's region."""
+        body = parser.parse_region()
+        if not body.blocks:
+            body.add_block(Block())
+        return cls(body, parser.parse_optional_attr_dict())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        body = self.body
+        if len(body.blocks) == 1 and not body.block.ops and not body.block.args:
+            body = Region()  # `{` and `}` on their own lines, as MLIR prints an empty block
+        printer.print_region(body, print_entry_block_args=False, print_block_terminators=True)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if len(self.body.blocks) > 1:
+            raise VerifyException(
+                f"{op_prefix(self)} region #0 ('body') failed to verify constraint: region "
+                "with at most 1 blocks"
+            )
 
 
 @irdl_op_definition
@@ -286,7 +317,43 @@ class HipDNNGraphOutlineOp(IRDLOperation):
     traits = traits_def(
         IsolatedFromAbove(), SingleBlockImplicitTerminator(YieldOp)
     )
-    assembly_format = "`ins` `(` $inputs `:` type($inputs) `)` `->` type($results_) $body attr-dict"
+
+    def __init__(self, inputs, result_types, body: Region, attributes=None):
+        super().__init__(operands=(inputs,), result_types=(result_types,), regions=(body,),
+                         attributes=dict(attributes or {}))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> HipDNNGraphOutlineOp:
+        """hip-ep's format `ins ( $inputs : type($inputs) ) -> type($results) $body
+        attr-dict`; a body without its terminator gets a result-less `hip.yield`."""
+        parser.parse_keyword("ins")
+        parser.parse_punctuation("(")
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        inputs = parser.resolve_operands(names, types, parser.pos)
+        parser.parse_punctuation("->")
+        results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        body = parser.parse_region()
+        op = cls(inputs, results, body, parser.parse_optional_attr_dict())
+        ensure_terminator(op, SingleBlockImplicitTerminator(YieldOp))
+        return op
+
+    def print(self, printer: Printer) -> None:
+        """The format's text, leaving out a `hip.yield` without operands or
+        attributes, as MLIR prints a region whose terminator is implicit."""
+        printer.print_string(" ins(")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+        printer.print_string(") -> ")
+        printer.print_list([r.type for r in self.results], printer.print_attribute)
+        printer.print_string(" ")
+        last = self.body.block.last_op if self.body.blocks else None
+        elide = isinstance(last, YieldOp) and not last.operands and not last.attributes
+        printer.print_region(self.body, print_entry_block_args=True, print_block_terminators=not elide)
+        printer.print_op_attributes(self.attributes)
 
 
 _ELEMENT_BITS = {1, 8, 16, 32, 64}

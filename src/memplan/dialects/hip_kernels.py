@@ -769,11 +769,12 @@ def _defaults(spec: KernelSpec) -> dict[str, Attribute]:
 
 
 def print_typed_operands(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    """` keyword(%a, %b : A, B)`; an empty list (an op built or read in the generic
+    form) as hip-ep prints it, ` keyword( : )`, which neither tool reads back."""
     printer.print_string(f" {keyword}(")
-    if values:
-        printer.print_list(values, printer.print_operand)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_list(values, printer.print_operand)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
     printer.print_string(")")
 
 

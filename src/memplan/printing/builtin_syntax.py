@@ -7,9 +7,12 @@ differences from MLIR's text sit in a printer class.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
 
 from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     ArrayAttr,
     AffineMapAttr,
     AnyFloat,
@@ -23,6 +26,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute
+
 
 from memplan.dialects.memref_layout import affine_map_text, is_identity_layout
 from memplan.printing.output import FastOutputPrinter, string_literal
@@ -69,7 +73,14 @@ class MlirBuiltinPrinter(FastOutputPrinter):
             return
         text = _mlir_exponential(value)
         if type.unpack(type.pack([float(text)]), 1)[0] != value:
-            text = self.printed_aside(lambda: super(MlirBuiltinPrinter, self).print_float(value, type))
+            # mlir-opt's second try: `APFloat::toString()` (enough digits to read
+            # back), kept when it has a decimal point.
+            bits = _SIGNIFICAND_BITS.get(type.__class__)
+            text = ""
+            if bits is not None:
+                text = _apfloat_text(value, 2 + bits * 59 // 196, 3, truncate_zero=True)
+            if "." not in text:
+                text = self.printed_aside(lambda: super(MlirBuiltinPrinter, self).print_float(value, type))
         if value:
             self._floats[(value, type)] = text
         self.print_string(text)
@@ -138,18 +149,64 @@ class MlirBuiltinPrinter(FastOutputPrinter):
 
 
 def _mlir_exponential(value: float) -> str:
-    """`APFloat::toString(precision 6, padding 0, no truncation)`: six significant
-    digits rounded half away from zero, then one padding zero (`1.500000e+00`)."""
-    exact = Decimal(value)
-    if exact.is_zero():
+    """`APFloat::toString(precision 6, padding 0, no truncation)`: mlir-opt's first
+    try at a float literal (`1.500000e+00`)."""
+    if value == 0:
         return "-0.000000e+00" if math.copysign(1.0, value) < 0 else "0.000000e+00"
-    exponent = exact.adjusted()
-    mantissa = exact.scaleb(-exponent).quantize(Decimal("1.00000"), ROUND_HALF_UP)
-    if abs(mantissa) >= 10:
-        exponent += 1
-        mantissa = exact.scaleb(-exponent).quantize(Decimal("1.00000"), ROUND_HALF_UP)
-    sign = "-" if exponent < 0 else "+"
-    return f"{mantissa}0e{sign}{abs(exponent):02d}"
+    return _apfloat_text(value, 6, 0, truncate_zero=False)
+
+
+def _apfloat_text(value: float, precision: int, width: int, truncate_zero: bool) -> str:
+    """LLVM's `APFloat::toString(precision, width, truncate_zero)` of a nonzero finite
+    value, digit for digit: the exact binary value's decimal digits, the lowest cut
+    away (a truncation) until about `precision` digits' worth of bits remain, then
+    rounded half up on the next digit to `precision` significant digits; scientific
+    unless `width` zeros or fewer pad it. The cut is why mlir-opt prints the f32
+    nearest 1e-5 as `9.99999974E-6`: `9.999999e-06` does not read back to it."""
+    numerator, denominator = abs(value).as_integer_ratio()
+    twos = denominator.bit_length() - 1  # the denominator is a power of two
+    digits, exp = (numerator * 5**twos, -twos) if twos else (numerator, 0)
+    required = (precision * 196 + 58) // 59
+    discard = max(digits.bit_length() - required, 0) * 59 // 196
+    if discard:
+        digits //= 10**discard
+        exp += discard
+    text = str(digits)
+    stripped = text.rstrip("0")
+    exp += len(text) - len(stripped)
+    text = stripped
+    if len(text) > precision:
+        exp += len(text) - precision
+        kept = str(int(text[:precision]) + (text[precision] >= "5"))  # 99..9 + 1 carries
+        text = kept.rstrip("0")
+        exp += len(kept) - len(text)
+    count = len(text)
+    if width == 0:
+        scientific = True
+    elif exp >= 0:
+        scientific = exp > width or count + exp > precision
+    else:
+        msd = exp + count - 1
+        scientific = msd < 0 and -msd > width
+    sign = "-" if value < 0 else ""
+    if scientific:
+        exp += count - 1
+        mantissa = text[0] + "." + (text[1:] or ("0" if truncate_zero else ""))
+        if not truncate_zero and precision > count - 1:
+            mantissa += "0" * (precision - count + 1)
+        exponent = f"{exp:+d}" if truncate_zero else f"{'+' if exp >= 0 else '-'}{abs(exp):02d}"
+        return f"{sign}{mantissa}{'E' if truncate_zero else 'e'}{exponent}"
+    if exp >= 0:
+        return sign + text + "0" * exp
+    unit = -exp
+    if unit < count:
+        return f"{sign}{text[:count - unit]}.{text[count - unit:]}"
+    return f"{sign}0.{'0' * (unit - count)}{text}"
+
+
+_SIGNIFICAND_BITS = {Float16Type: 11, BFloat16Type: 8, Float32Type: 24, Float64Type: 53}
+"""APFloat's precision (significand bits) of the float types a Python float holds
+exactly."""
 
 
 def _identity_map(t: MemRefType) -> bool:
