@@ -79,3 +79,17 @@ def test_without_a_tool_the_comparison_is_skipped_with_its_reason(capsys, monkey
     assert "comparison skipped: no --hip-mlir-opt PATH given" in out
     assert differential.main(["--hip-mlir-opt", "/nonexistent/hip-mlir-opt"]) == 0
     assert "hip-mlir-opt not found at /nonexistent/hip-mlir-opt" in capsys.readouterr().out
+
+
+def test_the_acceptance_check_skips_without_a_tool(capsys, monkeypatch):
+    path = Path(__file__).resolve().parents[2] / "peer" / "hip_ep_accepts.py"
+    spec = importlib.util.spec_from_file_location("hip_ep_accepts", path)
+    accepts = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = accepts
+    spec.loader.exec_module(accepts)
+    monkeypatch.delenv("HIP_MLIR_OPT", raising=False)
+    assert accepts.main([]) == 0
+    assert "skipped: no --hip-mlir-opt PATH given" in capsys.readouterr().out
+    chunks = list(accepts.lit_chunks())
+    assert any("hip." in c.text for c in chunks)
+    assert all(c.where.startswith("tests/lit/") for c in chunks)
