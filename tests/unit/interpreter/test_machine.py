@@ -40,6 +40,17 @@ def test_synchronize_drains_the_queue(parse):
     assert value == -struct.unpack("<f", x[:4])[0]
 
 
+def test_a_read_back_waits_then_returns_the_first_element(parse):
+    module = parse(PENDING_READ.replace(
+        "  %v = memref.load %y[%c0] : memref<4xf32>",
+        "  %v = hip.readback_scalar(%ctx, %y : memref<4xf32>) -> f32"))
+    outcomes = {run_function(module, "f", s).results for s in default_schedules(6)}
+    assert len(outcomes) == 1
+    (value,) = outcomes.pop()
+    x = run_function(module, "f").arguments[0]
+    assert value == -struct.unpack("<f", x[:4])[0]
+
+
 def test_random_schedules_differ_on_a_racy_program(parse):
     module = parse(PENDING_READ)
     seen = {run_function(module, "f", Schedule("random", seed)).results for seed in range(16)}
