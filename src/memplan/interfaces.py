@@ -16,11 +16,12 @@ from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from typing import TypeVar
 
-from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType
+from xdsl.dialects.builtin import MemRefType, SymbolRefAttr, UnrankedMemRefType
 from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.traits import (
     EffectInstance,
+    IsTerminator,
     MemoryEffect,
     MemoryEffectKind,
     OpTrait,
@@ -49,6 +50,8 @@ __all__ = [
     "StreamExecution",
     "StreamSynchronization",
     "SuccessorOperands",
+    "FreshResults",
+    "ValueCopy",
     "ViewBytes",
     "ViewLike",
     "attach_trait",
@@ -66,6 +69,7 @@ __all__ = [
     "plannable_allocation",
     "stream_of",
     "synchronized_stream",
+    "value_copy",
     "view_source",
 ]
 
@@ -248,6 +252,79 @@ class ViewLike(OpTrait):
     def byte_range(self, op: Operation) -> ViewBytes | None:
         """Which bytes of the source the result reaches (None: any)."""
         return None if self.bytes is None else self.bytes(op)
+
+
+@dataclass(frozen=True)
+class FreshResults(OpTrait):
+    """Every result of the op is a new value in storage of its own, never the
+    storage of an operand, unless the op ties it to that operand (IREE's Stream
+    async-phase contract: an untied result of a streamable op is a new resource).
+    A consumer without it and without an ALLOC of a result may hand an operand's
+    storage on (a select, a barrier), so `ValueCopy` counts it as an escape."""
+
+
+def _never_immutable(value: SSAValue) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class ValueCopy(OpTrait):
+    """The op's single result is a fresh copy of its operand `source` (IREE's
+    `stream.async.clone`): it reads the source and allocates the result.
+
+    Two equal copies may share one result when neither copy is ever updated in
+    place, since then nobody can tell one buffer from two (IREE's
+    ElideAsyncCopies: "if no writes occur, reads can safely share buffers").
+    `shareable` answers it from the uses, conservatively: see its docstring.
+    `immutable(value)`: the value's type promises nobody mutates it after it is
+    made (IREE's `constant` lifetime: copy-on-write always clones it before an
+    in-place update), so it may also be stored or returned."""
+
+    immutable: Callable[[SSAValue], bool] = _never_immutable
+    tied_uses: Callable[[SSAValue], bool] = lambda value: True  # noqa: E731
+
+    def shareable(self, op: Operation) -> bool:
+        """Whether no use of the op's result may mutate it in place or hand it to
+        code memplan does not see. Every use must be by an op that
+
+        - ties no result to it (`tied_uses`: an in-place update, which after
+          copy-on-write materialization reuses the buffer of a single-use value);
+        - declares its effects (no call, no unknown op), and writes or frees
+          nothing but, when the value is `immutable`, a global symbol (a store);
+        - is no terminator (a return or branch passes it on) and no view of it;
+        - makes every result of the value's type fresh (`FreshResults`, or an
+          ALLOC of the result): no select or barrier forwarding the buffer."""
+        result = op.results[0]
+        if self.tied_uses(result):
+            return False
+        immutable = self.immutable(result)
+        for use in result.uses:
+            user = use.operation
+            if class_has_trait(user, IsTerminator, value_if_unregistered=True):
+                return False
+            if get_interface(user, ViewLike) is not None:
+                return False
+            effects = memory_effects(user)
+            if effects is None:
+                return False
+            allocated = set()
+            for effect in effects:
+                if effect.kind is MemoryEffectKind.ALLOC:
+                    allocated.add(effect.value)
+                elif effect.kind is not MemoryEffectKind.READ and not (
+                    immutable and isinstance(effect.value, SymbolRefAttr)
+                ):
+                    return False
+            if get_interface(user, FreshResults) is None and any(
+                r.type == result.type and r not in allocated for r in user.results
+            ):
+                return False
+        return True
+
+
+def value_copy(op: Operation) -> ValueCopy | None:
+    """The op's copy model when its result is a fresh copy of an operand."""
+    return get_interface(op, ValueCopy)
 
 
 def view_source(op: Operation) -> SSAValue | None:

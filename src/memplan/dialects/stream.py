@@ -125,12 +125,23 @@ from memplan.dialects.util import (
     tied_operands_attr,
     verify_tied_operands,
 )
-from memplan.interfaces import OperandEffects, SignatureVerifier, all_results, operands_named
+from memplan.interfaces import (
+    FreshResults,
+    OperandEffects,
+    SignatureVerifier,
+    ValueCopy,
+    all_results,
+    attach_trait,
+    operands_named,
+)
 from memplan.printing import AsmResultNames, FixedResultNames
 
 
 __all__ = [
+    "CLONE_COPY",
     "CloneToConsumers",
+    "has_tied_uses",
+    "tied_operand",
     "AsyncAllocaOp",
     "AsyncCloneOp",
     "AsyncDispatchOp",
@@ -162,6 +173,36 @@ class CloneToConsumers(OpTrait):
     reads no resource, or (a clone) one whose value a later copy sees unchanged,
     since async resources are values (a tied update makes a new one; IREE's
     copy-on-write pass keeps it that way)."""
+
+
+def tied_operand(op: Operation, index: int) -> SSAValue:
+    """The operand a result tied to `index` updates (a dispatch counts its ties
+    among its resource operands)."""
+    if isinstance(op, AsyncDispatchOp):
+        return op.resource_operands[index]
+    return op.operands[index]
+
+
+def has_tied_uses(value: SSAValue) -> bool:
+    """Whether a user ties a result to `value` (IREE's `hasAnyTiedUses`)."""
+    for use in value.uses:
+        ties = getattr(use.operation, "tied_result_operands", None)
+        if ties is not None and any(
+            t is not None and tied_operand(use.operation, t) is value for t in ties()
+        ):
+            return True
+    return False
+
+
+def _constant_lifetime(value: SSAValue) -> bool:
+    """IREE never updates a `constant` resource in place: copy-on-write clones it
+    first, and ElideAsyncCopies assumes it immutable where its analysis ends."""
+    return isinstance(value.type, ResourceType) and value.type.lifetime == Lifetime.CONSTANT
+
+
+CLONE_COPY = ValueCopy(immutable=_constant_lifetime, tied_uses=has_tied_uses)
+"""A clone's result is a copy of its source; equal clones whose results nobody
+updates in place share one (see `memplan.interfaces.ValueCopy`)."""
 
 
 FILL_PATTERN = irdl_to_attr_constraint(IntegerType[Literal[8, 16, 32, 64], Literal[Signedness.SIGNLESS]])
@@ -813,7 +854,7 @@ class AsyncCloneOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), 
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), CLONE_COPY,
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}),
     )
@@ -2421,7 +2462,7 @@ class TensorCloneOp(_EncodedResult, IRDLOperation):
     result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), 
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), CLONE_COPY,
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}),
     )
@@ -2982,4 +3023,11 @@ def __getattr__(name: str) -> Dialect:
         [ResourceType, TimepointType, NamedParameterAttr, TimepointAttr, *EXECUTABLE_TYPES,
          *STREAM_RUNTIME_ATTRIBUTES],
     )
+    for op_type in Stream.operations:
+        # IREE's Stream async phase: an untied result of an async or tensor op
+        # without regions is a new resource, never an operand's storage.
+        if op_type.name.startswith(("stream.async.", "stream.tensor.")) and not (
+            op_type.get_irdl_definition().regions
+        ):
+            attach_trait(op_type, FreshResults())
     return Stream

@@ -8,7 +8,9 @@ the second's effects allow it (`memplan.analysis.purity`):
 - no effects: always;
 - only reads: when nothing that may write what they read lies between the two;
 - unknown effects, writes, or the allocation of a fresh result: never (merging two
-  allocations makes their users share a buffer, IREE bug #23665).
+  allocations makes their users share a buffer, IREE bug #23665), except copies of
+  a value (`ValueCopy`, a Stream clone) that nobody updates in place or gets out
+  of sight (`ValueCopy.shareable`): they merge like reads.
 
 Effects on a non-addressable resource touch only it and the resources it overlaps
 (never buffers or globals). In a graph region the uses already walked keep a
@@ -46,12 +48,22 @@ from memplan.analysis.purity import (
     EffectClass,
     Resource,
     classify,
+    effects_of,
     is_trivially_dead,
     memoized_effects,
     regions_written_resources,
+    resource_of,
     written_resources,
 )
-from memplan.interfaces import GraphRegions, NonAddressableResource, class_has_trait, get_interface
+from memplan.interfaces import (
+    GraphRegions,
+    MemoryEffectKind,
+    NonAddressableResource,
+    ValueCopy,
+    class_has_trait,
+    get_interface,
+    value_copy,
+)
 from memplan.passes.base import MemplanPass
 from memplan.passes.patterns.common import replace_uses
 
@@ -96,6 +108,12 @@ def _checked_by(resource: Resource) -> tuple[object, ...]:
     if isinstance(resource, SSAValue):
         return (resource, _ALIASABLE_WRITE, _WILD)
     return (resource, _WILD)
+
+
+def _read_resources(op: Operation) -> frozenset[Resource]:
+    """What an op that reads and allocates reads."""
+    effects = effects_of(op) or ()
+    return frozenset(resource_of(e) for e in effects if e.kind is MemoryEffectKind.READ)
 
 
 _MISSING = object()
@@ -256,13 +274,24 @@ class _Driver:
             if not class_has_trait(op, SymbolOpInterface, value_if_unregistered=True):
                 self._try_merge(op, purity.reads, graph)
                 return
-        if purity.kind is not EffectClass.ALLOCATES:
-            self._write(self._op_writes(op))
+        if purity.kind is EffectClass.ALLOCATES:
+            copy = value_copy(op)
+            if copy is not None and copy.shareable(op):
+                self._try_merge(op, _read_resources(op), graph, copy)
+            return
+        self._write(self._op_writes(op))
 
-    def _try_merge(self, op: Operation, reads: frozenset[Resource], graph: bool) -> None:
+    def _try_merge(
+        self, op: Operation, reads: frozenset[Resource], graph: bool,
+        copy: ValueCopy | None = None,
+    ) -> None:
         key = OpKey(op)
         known = self.scopes.known.get(key)
-        if known is not None and self._still_valid(known):
+        if (
+            known is not None
+            and self._still_valid(known)
+            and (copy is None or copy.shareable(known.op))
+        ):
             if graph:
                 self._merge_in_graph_region(op, known.op)
                 return

@@ -867,10 +867,7 @@ class CanonicalizeUpdate(RewritePattern):
             ))
 
 
-def _tied_operand(op: Operation, index: int) -> SSAValue:
-    if isinstance(op, stream.AsyncDispatchOp):
-        return op.resource_operands[index]
-    return op.operands[index]
+_tied_operand = stream.tied_operand
 
 
 def _writes(op: Operation, value: SSAValue) -> bool:
@@ -1069,15 +1066,7 @@ class FoldTensorExportOfImport(RewritePattern):
             _replace(rewriter, op, [imported.source])
 
 
-def _has_tied_uses(value: SSAValue) -> bool:
-    """Whether a user ties a result to `value` (IREE's `hasAnyTiedUses`)."""
-    for use in value.uses:
-        ties = getattr(use.operation, "tied_result_operands", None)
-        if ties is not None and any(
-            t is not None and _tied_operand(use.operation, t) is value for t in ties()
-        ):
-            return True
-    return False
+_has_tied_uses = stream.has_tied_uses
 
 
 def _needless_tensor_clone(op: stream.TensorCloneOp) -> bool:
