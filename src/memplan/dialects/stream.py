@@ -19,7 +19,9 @@ Effects, as IREE 3.13 declares them unless noted, and why they matter to CSE:
   result; `resource.dealloca` FREEs its operand.
 - `async.clone` is not Pure: it READs its source and ALLOCates its result (IREE
   3.13 canonicalizes same-affinity transfers into clones, which is why its cleanup
-  no longer merges the seed's duplicates; memplan does not do that rewrite).
+  no longer merges the seed's duplicates; memplan does not do that rewrite). Its
+  result is a `ValueCopy`: CSE merges two equal clones nobody updates in place
+  (docs/design/cse.md, "Copies of a value"); `tensor.clone` likewise.
 
 Every effect names the value (or symbol) it touches, so alias-aware passes can
 reason per resource. Ops with size-aware operands/results answer

@@ -325,3 +325,61 @@ def test_reports_no_change_when_run_again():
     module = parse(DIAMOND_LOOP.replace("^bb5:\n  return", "^bb5:\n  %x = arith.addi %c, %c : i1\n  %y = arith.addi %c, %c : i1\n  \"test.use\"(%x, %y) : (i1, i1) -> ()\n  return"))
     assert cse(module) is True
     assert cse(module) is False
+
+
+# Copies of a value ------------------------------------------------------------------
+
+COPIES = """
+util.global private @g : !stream.resource<constant>
+util.global private @h : !stream.resource<*>
+util.func private @callee(!stream.resource<*>) -> ()
+util.func public @f(%src: !stream.resource<*>, %s: index, %p: i1) -> !stream.resource<*> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %read = stream.async.clone %src : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  %d = stream.async.dispatch @ex::@entry[%c1, %c1, %c1](%read[%c0 to %s for %s]) : (!stream.resource<*>{%s}) -> !stream.resource<*>{%s}
+  %tied = stream.async.clone %src : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  %t = stream.async.dispatch @ex::@entry[%c1, %c1, %c1](%tied[%c0 to %s for %s]) : (!stream.resource<*>{%s}) -> %tied{%s}
+  %const = stream.async.clone %src : !stream.resource<*>{%s} -> !stream.resource<constant>{%s}
+  util.global.store %const, @g : !stream.resource<constant>
+  %stored = stream.async.clone %src : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  util.global.store %stored, @h : !stream.resource<*>
+  %called = stream.async.clone %src : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  util.call @callee(%called) : (!stream.resource<*>) -> ()
+  %selected = stream.async.clone %src : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  %sel = arith.select %p, %selected, %src : !stream.resource<*>
+  %encoded = stream.async.clone %src : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  %e = stream.tensor.encode %encoded : tensor<4xf32> in !stream.resource<*>{%s} -> tensor<4xf32> in !stream.resource<*>{%s}
+  %returned = stream.async.clone %src : !stream.resource<*>{%s} -> !stream.resource<*>{%s}
+  util.return %returned : !stream.resource<*>
+}
+"""
+
+
+def test_value_copy_shareable_only_when_no_use_may_update_or_hide_it():
+    from memplan.interfaces import value_copy
+
+    body = func_body_named(parse(COPIES), "f")
+    verdicts = {}
+    for op in body.block.ops:
+        copy = value_copy(op)
+        if copy is not None:
+            verdicts[op.results[0].name_hint] = copy.shareable(op)
+    assert verdicts == {
+        "read": True,        # read by an untied dispatch operand
+        "tied": False,       # a dispatch result tied to it: updated in place
+        "const": True,       # a constant stored in a global: never updated in place
+        "stored": False,     # a `*` resource stored: its loads may be tied
+        "called": False,     # a callee memplan does not see
+        "selected": False,   # select may hand its buffer on under another name
+        "encoded": True,     # a Stream op: its result is a new value
+        "returned": False,   # the caller may update it in place
+    }
+    assert all(value_copy(op) is None for op in body.block.ops if op.name != "stream.async.clone")
+
+
+def func_body_named(module: builtin.ModuleOp, name: str):
+    return next(
+        op for op in module.body.block.ops
+        if op.regions and getattr(op, "sym_name", None) is not None and op.sym_name.data == name
+    ).regions[0]
