@@ -51,7 +51,7 @@ __all__ = [
     "StreamSynchronization",
     "SuccessorOperands",
     "FreshResults",
-    "ValueCopy",
+    "FreshValues",
     "ViewBytes",
     "ViewLike",
     "attach_trait",
@@ -69,7 +69,7 @@ __all__ = [
     "plannable_allocation",
     "stream_of",
     "synchronized_stream",
-    "value_copy",
+    "fresh_values",
     "view_source",
 ]
 
@@ -260,7 +260,7 @@ class FreshResults(OpTrait):
     storage of an operand, unless the op ties it to that operand (IREE's Stream
     async-phase contract: an untied result of a streamable op is a new resource).
     A consumer without it and without an ALLOC of a result may hand an operand's
-    storage on (a select, a barrier), so `ValueCopy` counts it as an escape."""
+    storage on (a select, a barrier), so `FreshValues` counts it as an escape."""
 
 
 def _never_immutable(value: SSAValue) -> bool:
@@ -268,24 +268,27 @@ def _never_immutable(value: SSAValue) -> bool:
 
 
 @dataclass(frozen=True)
-class ValueCopy(OpTrait):
-    """The op's single result is a fresh copy of its operand `source` (IREE's
-    `stream.async.clone`): it reads the source and allocates the result.
+class FreshValues(OpTrait):
+    """The op's allocated results are new values computed only from what it
+    reads (IREE's `stream.async.clone`, an untied `stream.async.dispatch`): two
+    equal ops with nothing written between give equal values.
 
-    Two equal copies may share one result when neither copy is ever updated in
-    place, since then nobody can tell one buffer from two (IREE's
-    ElideAsyncCopies: "if no writes occur, reads can safely share buffers").
-    `shareable` answers it from the uses, conservatively: see its docstring.
-    `immutable(value)`: the value's type promises nobody mutates it after it is
-    made (IREE's `constant` lifetime: copy-on-write always clones it before an
-    in-place update), so it may also be stored or returned."""
+    Such ops allocate, so CSE keeps them apart by default (merged, two consumers
+    that update the result in place would share one buffer: IREE bug #23665). Two
+    equal ops may share their results when none is ever updated in place, since
+    then nobody can tell one buffer from two (IREE's ElideAsyncCopies: "if no
+    writes occur, reads can safely share buffers"). `shareable` answers it from
+    the uses, conservatively: see its docstring. `immutable(value)`: the value's
+    type promises nobody mutates it after it is made (IREE's `constant` lifetime:
+    copy-on-write always clones it before an in-place update), so it may also be
+    stored."""
 
     immutable: Callable[[SSAValue], bool] = _never_immutable
     tied_uses: Callable[[SSAValue], bool] = lambda value: True  # noqa: E731
 
     def shareable(self, op: Operation) -> bool:
-        """Whether no use of the op's result may mutate it in place or hand it to
-        code memplan does not see. Every use must be by an op that
+        """Whether no use of the op's results may mutate one in place or hand it
+        to code memplan does not see. Every use must be by an op that
 
         - ties no result to it (`tied_uses`: an in-place update, which after
           copy-on-write materialization reuses the buffer of a single-use value);
@@ -294,7 +297,9 @@ class ValueCopy(OpTrait):
         - is no terminator (a return or branch passes it on) and no view of it;
         - makes every result of the value's type fresh (`FreshResults`, or an
           ALLOC of the result): no select or barrier forwarding the buffer."""
-        result = op.results[0]
+        return all(self._unmutated(result) for result in op.results)
+
+    def _unmutated(self, result: SSAValue) -> bool:
         if self.tied_uses(result):
             return False
         immutable = self.immutable(result)
@@ -322,9 +327,9 @@ class ValueCopy(OpTrait):
         return True
 
 
-def value_copy(op: Operation) -> ValueCopy | None:
-    """The op's copy model when its result is a fresh copy of an operand."""
-    return get_interface(op, ValueCopy)
+def fresh_values(op: Operation) -> FreshValues | None:
+    """The op's model when its allocated results are values computed from reads."""
+    return get_interface(op, FreshValues)
 
 
 def view_source(op: Operation) -> SSAValue | None:

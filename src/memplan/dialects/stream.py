@@ -20,8 +20,9 @@ Effects, as IREE 3.13 declares them unless noted, and why they matter to CSE:
 - `async.clone` is not Pure: it READs its source and ALLOCates its result (IREE
   3.13 canonicalizes same-affinity transfers into clones, which is why its cleanup
   no longer merges the seed's duplicates; memplan does not do that rewrite). Its
-  result is a `ValueCopy`: CSE merges two equal clones nobody updates in place
-  (docs/design/cse.md, "Copies of a value"); `tensor.clone` likewise.
+  result is one of `FreshValues`: CSE merges two equal clones nobody updates in
+  place (docs/design/cse.md, "Values nobody updates"); `tensor.clone` and untied
+  dispatches likewise.
 
 Every effect names the value (or symbol) it touches, so alias-aware passes can
 reason per resource. Ops with size-aware operands/results answer
@@ -131,7 +132,7 @@ from memplan.interfaces import (
     FreshResults,
     OperandEffects,
     SignatureVerifier,
-    ValueCopy,
+    FreshValues,
     all_results,
     attach_trait,
     operands_named,
@@ -140,7 +141,7 @@ from memplan.printing import AsmResultNames, FixedResultNames
 
 
 __all__ = [
-    "CLONE_COPY",
+    "STREAM_VALUES",
     "CloneToConsumers",
     "has_tied_uses",
     "tied_operand",
@@ -202,9 +203,10 @@ def _constant_lifetime(value: SSAValue) -> bool:
     return isinstance(value.type, ResourceType) and value.type.lifetime == Lifetime.CONSTANT
 
 
-CLONE_COPY = ValueCopy(immutable=_constant_lifetime, tied_uses=has_tied_uses)
-"""A clone's result is a copy of its source; equal clones whose results nobody
-updates in place share one (see `memplan.interfaces.ValueCopy`)."""
+STREAM_VALUES = FreshValues(immutable=_constant_lifetime, tied_uses=has_tied_uses)
+"""A clone's result is a copy of its source, an untied dispatch result a value
+computed from its operands; equal ones whose results nobody updates in place share
+them (see `memplan.interfaces.FreshValues`)."""
 
 
 FILL_PATTERN = irdl_to_attr_constraint(IntegerType[Literal[8, 16, 32, 64], Literal[Signedness.SIGNLESS]])
@@ -856,7 +858,7 @@ class AsyncCloneOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), CLONE_COPY,
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), STREAM_VALUES,
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}),
     )
@@ -1059,7 +1061,7 @@ class AsyncDispatchOp(IRDLOperation):
     results_ = var_result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, _DispatchEffects(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, _DispatchEffects(), STREAM_VALUES, SizeAware())
 
     def __init__(
         self,
@@ -2464,7 +2466,7 @@ class TensorCloneOp(_EncodedResult, IRDLOperation):
     result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), CLONE_COPY,
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), STREAM_VALUES,
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}),
     )

@@ -89,6 +89,7 @@ from memplan.dialects.stream import (
     ResourceType,
     STAGING_RESOURCE,
     ShapedTiedResult,
+    STREAM_VALUES,
     SizeAware,
     TimepointType,
     _DispatchEffects,
@@ -1098,7 +1099,7 @@ class TensorDispatchOp(IRDLOperation):
     results_ = var_result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(RUNTIME_PATTERNS, _DispatchEffects(), SizeAware())
+    traits = traits_def(RUNTIME_PATTERNS, _DispatchEffects(), STREAM_VALUES, SizeAware())
 
     def tied_result_operands(self) -> tuple[int | None, ...]:
         """Per result, the index into `resource_operands` it is tied to."""

@@ -8,9 +8,10 @@ the second's effects allow it (`memplan.analysis.purity`):
 - no effects: always;
 - only reads: when nothing that may write what they read lies between the two;
 - unknown effects, writes, or the allocation of a fresh result: never (merging two
-  allocations makes their users share a buffer, IREE bug #23665), except copies of
-  a value (`ValueCopy`, a Stream clone) that nobody updates in place or gets out
-  of sight (`ValueCopy.shareable`): they merge like reads.
+  allocations makes their users share a buffer, IREE bug #23665), except ops whose
+  results are values computed from their reads (`FreshValues`: a Stream clone, an
+  untied dispatch) that nobody updates in place or gets out of sight
+  (`FreshValues.shareable`): they merge like reads.
 
 Effects on a non-addressable resource touch only it and the resources it overlaps
 (never buffers or globals). In a graph region the uses already walked keep a
@@ -59,10 +60,10 @@ from memplan.interfaces import (
     GraphRegions,
     MemoryEffectKind,
     NonAddressableResource,
-    ValueCopy,
+    FreshValues,
     class_has_trait,
     get_interface,
-    value_copy,
+    fresh_values,
 )
 from memplan.passes.base import MemplanPass
 from memplan.passes.patterns.common import replace_uses
@@ -275,22 +276,22 @@ class _Driver:
                 self._try_merge(op, purity.reads, graph)
                 return
         if purity.kind is EffectClass.ALLOCATES:
-            copy = value_copy(op)
-            if copy is not None and copy.shareable(op):
-                self._try_merge(op, _read_resources(op), graph, copy)
+            values = fresh_values(op)
+            if values is not None and values.shareable(op):
+                self._try_merge(op, _read_resources(op), graph, values)
             return
         self._write(self._op_writes(op))
 
     def _try_merge(
         self, op: Operation, reads: frozenset[Resource], graph: bool,
-        copy: ValueCopy | None = None,
+        values: FreshValues | None = None,
     ) -> None:
         key = OpKey(op)
         known = self.scopes.known.get(key)
         if (
             known is not None
             and self._still_valid(known)
-            and (copy is None or copy.shareable(known.op))
+            and (values is None or values.shareable(known.op))
         ):
             if graph:
                 self._merge_in_graph_region(op, known.op)

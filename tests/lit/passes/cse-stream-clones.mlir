@@ -145,3 +145,31 @@ util.func public @different_clones(%src: !stream.resource<constant>, %size: inde
   %7 = stream.resource.size %3 : !stream.resource<*>
   util.return %4, %5, %6, %7 : index, index, index, index
 }
+
+// -----
+
+// Untied dispatches are values computed from what they read, too: two equal ones
+// whose results are only read merge. When a consumer ties its result to one (IREE
+// bug #23665: merged, both consumers write one buffer), both stay.
+
+// CHECK-LABEL: @dispatch_values
+util.func public @dispatch_values(%src: !stream.resource<*>, %size: index) -> (!stream.resource<*>, !stream.resource<*>, !stream.resource<*>, !stream.resource<*>) {
+  // CHECK: %[[D:.+]] = stream.async.dispatch @ex::@entry[{{.+}}](%arg0[
+  // CHECK-NEXT: stream.async.dispatch @ex::@reader[{{.+}}](%[[D]][
+  // CHECK-NEXT: stream.async.dispatch @ex::@reader[{{.+}}](%[[D]][
+  // CHECK-NEXT: %[[E:.+]] = stream.async.dispatch @ex::@other[{{.+}}](%arg0[
+  // CHECK-NEXT: stream.async.dispatch @ex::@reader[{{.+}}](%[[E]][{{.+}}-> %[[E]]{
+  // CHECK-NEXT: %[[F:.+]] = stream.async.dispatch @ex::@other[{{.+}}](%arg0[
+  // CHECK-NEXT: stream.async.dispatch @ex::@reader[{{.+}}](%[[F]][{{.+}}-> %[[F]]{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = stream.async.dispatch @ex::@entry[%c1, %c1, %c1](%src[%c0 to %size for %size]) : (!stream.resource<*>{%size}) -> !stream.resource<*>{%size}
+  %1 = stream.async.dispatch @ex::@reader[%c1, %c1, %c1](%0[%c0 to %size for %size]) : (!stream.resource<*>{%size}) -> !stream.resource<*>{%size}
+  %2 = stream.async.dispatch @ex::@entry[%c1, %c1, %c1](%src[%c0 to %size for %size]) : (!stream.resource<*>{%size}) -> !stream.resource<*>{%size}
+  %3 = stream.async.dispatch @ex::@reader[%c1, %c1, %c1](%2[%c0 to %size for %size]) : (!stream.resource<*>{%size}) -> !stream.resource<*>{%size}
+  %4 = stream.async.dispatch @ex::@other[%c1, %c1, %c1](%src[%c0 to %size for %size]) : (!stream.resource<*>{%size}) -> !stream.resource<*>{%size}
+  %5 = stream.async.dispatch @ex::@reader[%c1, %c1, %c1](%4[%c0 to %size for %size]) : (!stream.resource<*>{%size}) -> %4{%size}
+  %6 = stream.async.dispatch @ex::@other[%c1, %c1, %c1](%src[%c0 to %size for %size]) : (!stream.resource<*>{%size}) -> !stream.resource<*>{%size}
+  %7 = stream.async.dispatch @ex::@reader[%c1, %c1, %c1](%6[%c0 to %size for %size]) : (!stream.resource<*>{%size}) -> %6{%size}
+  util.return %1, %3, %5, %7 : !stream.resource<*>, !stream.resource<*>, !stream.resource<*>, !stream.resource<*>
+}

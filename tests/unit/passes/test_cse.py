@@ -356,14 +356,14 @@ util.func public @f(%src: !stream.resource<*>, %s: index, %p: i1) -> !stream.res
 """
 
 
-def test_value_copy_shareable_only_when_no_use_may_update_or_hide_it():
-    from memplan.interfaces import value_copy
+def test_fresh_values_shareable_only_when_no_use_may_update_or_hide_it():
+    from memplan.interfaces import fresh_values
 
     body = func_body_named(parse(COPIES), "f")
     verdicts = {}
     for op in body.block.ops:
-        copy = value_copy(op)
-        if copy is not None:
+        copy = fresh_values(op)
+        if copy is not None and op.name == "stream.async.clone":
             verdicts[op.results[0].name_hint] = copy.shareable(op)
     assert verdicts == {
         "read": True,        # read by an untied dispatch operand
@@ -375,7 +375,7 @@ def test_value_copy_shareable_only_when_no_use_may_update_or_hide_it():
         "encoded": True,     # a Stream op: its result is a new value
         "returned": False,   # the caller may update it in place
     }
-    assert all(value_copy(op) is None for op in body.block.ops if op.name != "stream.async.clone")
+    assert all(fresh_values(op) is None for op in body.block.ops if not op.name.startswith("stream."))
 
 
 def func_body_named(module: builtin.ModuleOp, name: str):
