@@ -66,6 +66,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from memplan.dialects.util_interfaces import CanonicalizedBy
 from memplan.interfaces import OperandEffects, all_results, operands_named
 from memplan.opaque import OpaqueBodies
 from memplan.printing.naming import AsmResultNames, FixedResultNames, sanitize_ssa_name
@@ -972,11 +973,17 @@ class FenceQueryOp(IRDLOperation):
     assembly_format = _FENCE + " `:` type($status) attr-dict-with-keyword"
 
 
+HAL_PATTERNS = CanonicalizedBy("memplan.passes.patterns.hal")
+"""Canonicalization patterns of hal ops (`memplan.passes.patterns.hal`)."""
+
+
 @irdl_op_definition
 class FenceAwaitOp(IRDLOperation):
     """`hal.fence.await until([%f, ...]) timeout_millis(%t) flags("None") : i32` --
     yields the caller until every fence is reached; its status. A yield point that
-    declares no effect (IREE), so it is kept and never merged."""
+    declares no effect (IREE), so it is kept and never merged; an await of no
+    fence is an OK status and a repeated fence is awaited once (declared
+    patterns)."""
 
     name = "hal.fence.await"
 
@@ -985,7 +992,7 @@ class FenceAwaitOp(IRDLOperation):
     flags = prop_def(IntegerAttr[IntegerType])
     status = result_def(_STATUS)
 
-    traits = traits_def(FixedResultNames(("status",)))
+    traits = traits_def(FixedResultNames(("status",)), HAL_PATTERNS)
 
     @classmethod
     def parse(cls, parser: Parser) -> FenceAwaitOp:
