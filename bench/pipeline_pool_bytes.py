@@ -12,10 +12,11 @@ whose temporaries all have one type and size (slot reuse's best case), runs
 in-process and prints, for each, the pool bytes (`hipdnn.pool_size` plus every other
 domain's static region) and the bytes of static allocations left outside the pool
 (buffers a function returns stay out; slot reuse can hand a pooled buffer's slot to a
-returned one), then the totals. A synthetic function chains K kernels (`hip.launch`),
-each writing a fresh buffer of a random size and element type and reading up to three
-of the last six, with host-fed index buffers read by kernels and an occasional
-`hip.synchronize`; it returns one buffer.
+returned one), then the totals. A synthetic function chains K kernels (fused hipDNN
+graphs, `hip.hipdnn_graph`, which take any buffers), each writing a fresh buffer of a
+random size and element type and reading up to three of the last six, with host-fed
+index buffers read by kernels and an occasional wait (`hip.readback_scalar`); it
+returns one buffer. hip-ep's `hip-mlir-opt` reads every function.
 """
 
 from __future__ import annotations
@@ -61,22 +62,26 @@ def synthetic(seed: int, kernels: int, uniform: bool = False) -> str:
             lines.append(f"  memref.store %x, %h{k}[%c0] : memref<32xi64>")
             ins.append((f"%h{k}", "memref<32xi64>"))
         if rng.random() < 0.1:
-            lines.append("  hip.synchronize(%ctx)")
+            lines.append(f"  %r{k} = hip.readback_scalar(%ctx, %in : memref<1024xf16>) -> f16")
         lines.append(f"  %t{k} = memref.alloc() : {t}")
-        names = ", ".join(v for v, _ in ins)
-        types = ", ".join(ty for _, ty in ins)
-        lines.append(
-            f"  hip.launch @k{k}(%ctx) ins({names} : {types}) outs(%t{k} : {t})"
-        )
+        lines.append(_graph(k, ins, (f"%t{k}", t)))
         live.append((f"%t{k}", t))
-    last, last_type = live[-1]
     lines.append("  %result = memref.alloc() : memref<256xi8>")
-    lines.append(
-        f"  hip.launch @out(%ctx) ins({last} : {last_type}) outs(%result : memref<256xi8>)"
-    )
+    lines.append(_graph(kernels, [live[-1]], ("%result", "memref<256xi8>")))
     lines.append("  return %result : memref<256xi8>")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _graph(k: int, ins: list[tuple[str, str]], out: tuple[str, str]) -> str:
+    """`hip.hipdnn_graph` number `k` reading `ins` and writing `out`."""
+    names = ", ".join(v for v, _ in ins)
+    types = ", ".join(ty for _, ty in ins)
+    uids = ", ".join(str(i) for i in range(1, len(ins) + 1))
+    return (
+        f"  hip.hipdnn_graph(%ctx) graph_id({k}) ins({names} : {types}) outs({out[0]} : {out[1]}) "
+        f"{{input_uids = [{uids}], output_uids = [{len(ins) + 1}]}}"
+    )
 
 
 def measure(text: str, pipeline: str) -> tuple[int, int]:

@@ -180,13 +180,17 @@ def _weight(k: int) -> tuple[list[str], list[str]]:
 WEIGHT_OPS = 26
 
 
-def decoder_module(ops: int) -> Module:
+def decoder_module(ops: int, initializer: bool = True) -> Module:
     """A module of about ``ops`` operations, like the IR hip-ep and IREE print for
     a decoder: a hip function (a fifth of the ops go to the initializer) whose
     layers each read host-fed scalars, take views, run kernels over temporaries and
     synchronize every fourth layer with a host read-back; and an IREE-style
-    ``util.initializer`` with each weight's encode chain hoisted twice."""
-    weights = max(1, ops // 5 // WEIGHT_OPS)
+    ``util.initializer`` with each weight's encode chain hoisted twice.
+
+    With ``initializer=False`` every op is in the hip function, and hip-ep's own
+    ``hip-mlir-opt`` reads the module (it has no ``util``/``stream`` dialect); the
+    function reads hip-ep's ops only either way (tests/peer/hip_ep_accepts.py)."""
+    weights = max(1, ops // 5 // WEIGHT_OPS) if initializer else 0
     per_layer = LAYER_OPS + READ_BACK_OPS / 4
     layers = max(1, int((ops - weights * WEIGHT_OPS) / per_layer))
     t = f"memref<1x{HIDDEN}xf16>"
@@ -198,7 +202,8 @@ def decoder_module(ops: int) -> Module:
         globals_, body = _weight(k)
         lines += globals_
         initializer += body
-    lines += ["  util.initializer {", *initializer, "    util.return", "  }"]
+    if weights:
+        lines += ["  util.initializer {", *initializer, "    util.return", "  }"]
     lines += [
         f"  func.func @decode(%ctx: !hip.context, %x0: {t}, %norm_w: memref<{HIDDEN}xf16>,"
         f" %wqkv: memref<{HIDDEN}x{QKV}xf16>, %wo: memref<{HIDDEN}x{HIDDEN}xf16>,"
@@ -226,7 +231,9 @@ def decoder_module(ops: int) -> Module:
     last = _read_back(layers, x)
     lines += [*body, *last, f"    return %seen{layers} : i64", "  }", "}"]
     func_ops += READ_BACK_OPS + 2  # the last read-back, return and func.func
-    total = 1 + weights * WEIGHT_OPS + 2 + func_ops  # module, initializer and its return
+    total = 1 + func_ops  # the module
+    if weights:
+        total += weights * WEIGHT_OPS + 2  # the initializer and its return
     return Module("\n".join(lines) + "\n", total, layers, weights)
 
 

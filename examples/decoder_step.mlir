@@ -1,7 +1,8 @@
 // One decode step of a small GQA decoder, as hip-ep lowers it before memory
 // planning: every intermediate is a `memref.alloc`, the host feeds the sequence
 // lengths through small buffers that kernels read asynchronously, and the host reads
-// the sampled token back after a synchronize.
+// the sampled token back with hip-ep's synchronizing `hip.readback_scalar`.
+// hip-ep's own `hip-mlir-opt` reads it unchanged.
 //
 //   memplan-opt examples/decoder_step.mlir -p hip-memory-plan
 func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memref<32000x512xf16>,
@@ -46,8 +47,12 @@ func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memr
   %q_rot = memref.alloc() {alignment = 64 : i64} : memref<1x8x64xf16>
   hip.rope(%ctx) ins(%q_heads, %positions, %cos, %sin : memref<1x8x64xf16, strided<[1024, 64, 1]>>, memref<32xi64>, memref<2048x32xf16>, memref<2048x32xf16>) outs(%q_rot : memref<1x8x64xf16>) {interleaved = 0 : i64, num_heads = 8 : i64, rotary_embedding_dim = 64 : i64}
   %attn = memref.alloc() {alignment = 64 : i64} : memref<1x8x64xf16>
-  // query, key, value, seqlens_k, total_seq_len; the KV cache is updated in place.
-  hip.gqa(%ctx) ins(%q_rot, %k_cache, %v_cache, %step_i32, %total_i32 : memref<1x8x64xf16>, memref<2048x4x64xf16>, memref<2048x4x64xf16>, memref<1xi32>, memref<1xi32>) outs(%attn, %k_cache, %v_cache : memref<1x8x64xf16>, memref<2048x4x64xf16>, memref<2048x4x64xf16>) {kv_num_heads = 4 : i64, num_heads = 8 : i64}
+  // query, this step's key and value (views of the fused QKV buffer), the past KV
+  // cache, seqlens_k, total_seq_len; the cache is updated in place (present_key and
+  // present_value are the past buffers).
+  %k_new = memref.subview %qkv[0, 512] [1, 256] [1, 1] : memref<1x1024xf16> to memref<1x256xf16, strided<[1024, 1], offset: 512>>
+  %v_new = memref.subview %qkv[0, 768] [1, 256] [1, 1] : memref<1x1024xf16> to memref<1x256xf16, strided<[1024, 1], offset: 768>>
+  hip.gqa(%ctx) ins(%q_rot, %k_new, %v_new, %k_cache, %v_cache, %step_i32, %total_i32 : memref<1x8x64xf16>, memref<1x256xf16, strided<[1024, 1], offset: 512>>, memref<1x256xf16, strided<[1024, 1], offset: 768>>, memref<2048x4x64xf16>, memref<2048x4x64xf16>, memref<1xi32>, memref<1xi32>) outs(%attn, %k_cache, %v_cache : memref<1x8x64xf16>, memref<2048x4x64xf16>, memref<2048x4x64xf16>) {kv_num_heads = 4 : i64, num_heads = 8 : i64}
   %attn_flat = memref.collapse_shape %attn [[0], [1, 2]] : memref<1x8x64xf16> into memref<1x512xf16>
   %proj = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>
   hip.matmul(%ctx) ins(%attn_flat, %wo : memref<1x512xf16>, memref<512x512xf16>) outs(%proj : memref<1x512xf16>)
@@ -75,8 +80,7 @@ func.func @decode_step(%ctx: !hip.context, %token: memref<1x1xi64>, %embed: memr
   %best = memref.alloc() : memref<1x1xf16>
   %next = memref.alloc() : memref<1x1xi64>
   hip.top_k(%ctx) ins(%logits, %k : memref<1x32000xf16>, memref<1xi64>) outs(%best, %next : memref<1x1xf16>, memref<1x1xi64>)
-  hip.synchronize(%ctx)
-  %sampled = memref.load %next[%c0, %c0] : memref<1x1xi64>
+  %sampled = hip.readback_scalar(%ctx, %next : memref<1x1xi64>) -> i64
   %result = memref.alloc() : memref<1xi64>
   memref.store %sampled, %result[%c0] : memref<1xi64>
   memref.dealloc %total_len : memref<1xi64>

@@ -317,6 +317,23 @@ class HipFunctions(InterpreterFunctions):
     def run_synchronize(self, interp, op, args):
         return ()  # the queue was drained before the op ran (StreamSynchronization)
 
+    @impl(hip.ReadbackScalarOp)
+    def run_readback_scalar(self, interp, op, args):
+        return self._read_back(interp, op, args)
+
+    @impl(hip.ReadbackDimOp)
+    def run_readback_dim(self, interp, op, args):
+        return self._read_back(interp, op, args)
+
+    def _read_back(self, interp: MemplanInterpreter, op: Operation, args: PythonValues):
+        """The buffer's first element (the queue was drained before the op ran,
+        `StreamSynchronization`), as the result's type."""
+        array = args[1].array()
+        item = array[(0,) * array.ndim].item()
+        if isinstance(item, bool):
+            item = int(item)
+        return (scalar_attr(item, op.results[0].type, interp.index_bitwidth),)
+
     @impl(hip.KernelOp)
     def run_kernel_op(self, interp: MemplanInterpreter, op: hip.KernelOp, args: PythonValues):
         stream = args[0]

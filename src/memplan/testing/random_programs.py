@@ -1,18 +1,22 @@
 """Random race-free programs for fuzzing the memory passes.
 
 A program is one `func.func @main` of kernels, host loads and stores, views,
-`scf.for`/`scf.if`, synchronizes, dynamic sizes and returns. The generator keeps
+`scf.for`/`scf.if`, read-backs, dynamic sizes and returns. The generator keeps
 it race-free and deterministic under DESIGN.md section 2, so any difference a plan
 makes is the plan's fault:
 
 - a buffer is read (by a kernel or the host) only after it was entirely written
-  (by a kernel's `outs`, including a write-only `hip.launch`, or a host
-  `memref.copy`);
+  (by a kernel's `outs` or a host `memref.copy`);
 - a host store waits for device work that reads or writes its buffer, and a host
-  load for device work that writes it: the generator inserts `hip.synchronize`
-  where needed (and, at the end of a loop body whose host accesses could meet the
-  previous iteration's kernels);
+  load for device work that writes it: the generator inserts a wait where needed
+  (and at the end of a loop body whose host accesses could meet the previous
+  iteration's kernels): hip-ep's `hip.readback_scalar` of an input, whose value
+  flows into later stores like a load's;
 - values the host loads flow into stores, so a clobbered load changes the outputs.
+
+Every op it writes is hip-ep's or MLIR's, so hip-ep's `hip-mlir-opt` reads every
+program (`deferred=False` leaves out the one unregistered region op, which it reads
+only with `--allow-unregistered-dialect`); tests/peer/hip_ep_accepts.py checks it.
 
 Choices come from a `Choices` object: `random.Random`-driven for the benchmark, or
 hypothesis-driven (`HypothesisChoices`) so that failures shrink.
@@ -46,7 +50,7 @@ pool's 256-byte alignment only when sized right."""
 _UNARY = ("exp", "neg", "abs", "silu", "sign", "miopen.softmax", "tanh", "sigmoid")
 _INTEGER_UNARY = ("abs", "neg", "sign")
 _BINARY = ("add", "sub", "mul", "max")
-_ONNX_TYPES = {"f32": 1, "f16": 10, "i32": 6, "i64": 7, "i24": 6, "i33": 7, "index": 7}
+_ONNX_TYPES = {"f32": 1, "f16": 10, "i32": 6, "i64": 7, "i17": 6, "i24": 6, "i33": 7, "index": 7}
 """`hip.cast`'s `to` for each element type: the ONNX data type of its storage (i24
 takes 4 bytes, i33 and index 8)."""
 _STATEMENTS = (
@@ -146,9 +150,10 @@ class Program:
 
 
 class _Generator:
-    def __init__(self, choices: Choices, max_ops: int):
+    def __init__(self, choices: Choices, max_ops: int, deferred: bool = True):
         self.c = choices
         self.max_ops = max_ops
+        self.allow_deferred = deferred
         self.lines: list[str] = []
         self.counter = 0
         self.allocations = 0
@@ -186,8 +191,15 @@ class _Generator:
     def readable(self) -> list[_Buffer]:
         return [b for b in self.buffers() if id(b.base) in self.state.initialized]
 
-    def sync(self) -> None:
-        self.emit("hip.synchronize(%ctx)")
+    def sync(self, keep: bool = True) -> None:
+        """hip-ep's wait: a read-back of the first input (always written in full;
+        read after the wait, so never a race), its value kept for stores unless
+        `keep` is False (a region's last op, whose values do not leave it)."""
+        first = self.scopes[0][0]
+        name = self.fresh("rb")
+        self.emit(f"{name} = hip.readback_scalar(%ctx, {first.name} : {first.type}) -> {first.element}")
+        if keep:
+            self.values.append((name, first.element))
         self.state.device_reads.clear()
         self.state.device_writes.clear()
 
@@ -246,18 +258,25 @@ class _Generator:
     def kernel(self) -> None:
         readable = self.readable()
         kind = self.c.integer(0, 9)
-        if kind == 0 or not readable:
-            out = self.output_for(None)
-            self.emit(f"hip.launch @fill{self.c.integer(0, 2)}(%ctx) outs({out.name} : {out.type})")
-            self.device_write(out)
-            return
         source = self.c.choice(readable)
-        if kind <= 4:
+        if kind == 0 or kind == 7:
+            # A conversion into a buffer of any element type (also a fresh one).
+            element = self.c.choice(
+                _ELEMENTS if kind == 0 else [e for e in _ELEMENTS if e != source.element])
+            out = self.output_for(source, element)
+            self.emit(f"hip.cast(%ctx) ins({source.name} : {source.type}) outs({out.name} : {out.type}) "
+                      f"{{to = {_ONNX_TYPES[element]} : i64}}")
+        elif kind <= 4:
             op = self.c.choice(_UNARY if source.element.startswith("f") else _INTEGER_UNARY)
             out = self.output_for(source)
             self.emit(f"hip.{op}(%ctx) ins({source.name} : {source.type}) outs({out.name} : {out.type})")
-        elif kind <= 6:
+        else:
+            # Binary, the second operand of the same shape or (kinds 8, 9) any
+            # one-element buffer of the element type, broadcast.
             others = self._same_kind(source, readable)
+            if kind >= 8:
+                others += [b for b in readable if b.element == source.element
+                           and b.size == 1 and b.view_type is None]
             other = self.c.choice(others)
             op = self.c.choice(_BINARY)
             out = self.output_for(source)
@@ -265,18 +284,6 @@ class _Generator:
                 f"hip.{op}(%ctx) ins({source.name}, {other.name} : {source.type}, {other.type}) "
                 f"outs({out.name} : {out.type})")
             self.device_read(other)
-        elif kind == 7:
-            element = self.c.choice([e for e in _ELEMENTS if e != source.element] or [source.element])
-            out = self.output_for(source, element)
-            self.emit(f"hip.cast(%ctx) ins({source.name} : {source.type}) outs({out.name} : {out.type}) "
-                      f"{{to = {_ONNX_TYPES[element]} : i64}}")
-        else:
-            out = self.output_for(None)
-            extra = self.c.choice(readable)
-            self.emit(
-                f"hip.launch @mystery{self.c.integer(0, 2)}(%ctx) ins({source.name}, {extra.name} : "
-                f"{source.type}, {extra.type}) outs({out.name} : {out.type})")
-            self.device_read(extra)
         self.device_read(source)
         self.device_write(out)
 
@@ -449,7 +456,7 @@ class _Generator:
         self.indent += 1
         if self.state.device_reads or self.state.device_writes:
             # The condition of the next iteration meets this body's kernels.
-            self.sync()
+            self.sync(keep=False)
         self.emit(f"{step} = arith.addi {after}, {self.index(1)} : index")
         self.emit(f"scf.yield {step} : index")
         self.indent -= 1
@@ -464,7 +471,7 @@ class _Generator:
         """An op with a region that does not say it runs it inline on the host (it may
         run it later, elsewhere): the planners must keep what it uses to itself. The
         interpreter cannot run it, so such a program is judged by the checker alone."""
-        if self.deferred_depth:
+        if self.deferred_depth or not self.allow_deferred:
             return
         self.interpretable = False
         self.deferred_depth += 1
@@ -482,28 +489,33 @@ class _Generator:
         self.deferred_depth -= 1
 
     def call(self) -> None:
-        """A call of a helper that feeds a scalar of its own to a kernel writing one
-        of this function's buffers: the helper's host-fed buffer and the caller's
-        would share the context's one host scratch."""
-        roots = [b for b in self.buffers() if b.root is None and not b.name.startswith("%in")]
+        """A call of a helper that feeds scalars of its own to a kernel writing one
+        of this function's buffers (a cast of the whole host-fed buffer): the
+        helper's host-fed buffer and the caller's would share the context's one
+        host scratch."""
+        roots = [b for b in self.buffers() if b.root is None and not b.name.startswith("%in")
+                 and b.size is not None and b.size <= 16]
         if not roots or self.deferred_depth:
             # (an unregistered op counts as a symbol table: the callee would not resolve)
             return
         out = self.c.choice(roots)
         name = f"@helper{len(self.helpers)}"
         element = self.c.choice(("i64", "i24", "i33", "index"))
-        size = self.c.choice((1, 2, 9))
-        t = f"memref<{size}x{element}>"
-        stores = "\n".join(
-            f"  memref.store %k, %h[%c{i}] : {t}" for i in range(min(size, 2)))
-        constants = "\n".join(f"  %c{i} = arith.constant {i} : index" for i in range(min(size, 2)))
+        t = f"memref<{out.size}x{element}>"
+        if out.size <= 2:
+            constants = "\n".join(f"  %c{i} = arith.constant {i} : index" for i in range(out.size))
+            stores = "\n".join(f"  memref.store %k, %h[%c{i}] : {t}" for i in range(out.size))
+        else:
+            constants = "\n".join(f"  %c{i} = arith.constant {i} : index" for i in (0, 1, out.size))
+            stores = (f"  scf.for %i = %c0 to %c{out.size} step %c1 {{\n"
+                      f"    memref.store %k, %h[%i] : {t}\n  }}")
         self.helpers.append(
             f"func.func {name}(%ctx: !hip.context, %out: {out.type}) {{\n"
             f"{constants}\n"
             f"  %h = memref.alloc() : {t}\n"
             f"  %k = arith.constant {self.c.integer(1, 99)} : {element}\n"
             f"{stores}\n"
-            f"  hip.launch @helper_kernel(%ctx) ins(%h : {t}) outs(%out : {out.type})\n"
+            f"  hip.cast(%ctx) ins(%h : {t}) outs(%out : {out.type}) {{to = {_ONNX_TYPES[out.element]} : i64}}\n"
             f"  memref.dealloc %h : {t}\n"
             "  return\n}\n"
         )
@@ -591,6 +603,7 @@ class _Generator:
         return Program("".join(self.helpers) + main, self.allocations, self.interpretable)
 
 
-def generate(choices: Choices, max_ops: int = 14) -> Program:
-    """One random race-free program (`@main`)."""
-    return _Generator(choices, max_ops).run()
+def generate(choices: Choices, max_ops: int = 14, *, deferred: bool = True) -> Program:
+    """One random race-free program (`@main`); `deferred=False`: without the
+    unregistered region op (`"fuzz.deferred"`)."""
+    return _Generator(choices, max_ops, deferred).run()

@@ -69,7 +69,7 @@ func.func @small_decoder_step(%ctx: !hip.context, %x: memref<1x64xf16>, %w: memr
 // EXAMPLE-NOT:     memref.alloc
 // EXAMPLE:         %[[LOGITS:.+]] = memref.view %[[POOL]][%{{.+}}][] : memref<?xi8> to memref<1x32000xf16>
 // EXAMPLE:         memref.view %[[SCRATCH]][%{{.+}}][] : memref<?xi8> to memref<1x1xi64>
-// EXAMPLE:         hip.synchronize
+// EXAMPLE:         hip.readback_scalar
 // EXAMPLE:         %[[RESULT:.+]] = memref.alloc() : memref<1xi64>
 // EXAMPLE-NOT:     memref.dealloc
 // EXAMPLE:         return %[[RESULT]]
