@@ -232,10 +232,13 @@ class _Checker:
         disjoint, so each access of one runs in an earlier op of the block than each
         of the other, and "x happens before y" (x on the host; the same stream; or a
         wait for x's stream between them, DESIGN.md section 2) is then transitive: a
-        wait between x and y is also between x and any later z. So the checked pairs
-        of consecutive components order every pair of components. Buffers whose
-        accesses lie in several blocks, and escaping ones, are checked against every
-        buffer they share a byte with. A cell where a race is found has all its
+        wait between x and y is also between x and any later z, as long as it runs
+        whenever x does (after x in x's own blocks, or in the block itself, or y
+        waits in the block). So the checked pairs of consecutive components order
+        every pair of components. Buffers whose accesses lie in several blocks, that
+        are accessed inside an op with a wait inside (a wait there may not run while
+        a later access does: a branch not taken, a loop run zero times), and
+        escaping ones, are checked against every buffer they share a byte with. A cell where a race is found has all its
         pairs checked, so that each racing pair is reported."""
         live = [b for b in fixed if b.hi.const > b.lo.const]  # type: ignore[union-attr]
         live.sort(key=lambda b: b.lo.const)  # type: ignore[union-attr]
@@ -247,10 +250,21 @@ class _Checker:
                 checked.add(key)
                 self._check_two(a, b)
 
+        blocks_of = self.fn.blocks
+
+        def unconditional(a: Access) -> bool:
+            """Whether every wait that may order `a` after an earlier access runs
+            whether or not `a` does: no wait inside the ops around it (one there
+            runs only when they run their regions, perhaps zero times)."""
+            if len(a.path) == 1:
+                return True
+            return a.waits is None and not any(blocks_of[blk].sync_at for blk, _ in a.path[1:])
+
         spans: dict[int, tuple[Block, int, int] | None] = {}
         for b in live:
             blocks = {a.path[0][0] for a in b.accesses}
-            if b.escapes_at is not None or len(blocks) != 1:
+            if (b.escapes_at is not None or len(blocks) != 1
+                    or not all(unconditional(a) for a in b.accesses)):
                 spans[id(b)] = None
                 continue
             positions = [a.path[0][1] for a in b.accesses]

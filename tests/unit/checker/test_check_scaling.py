@@ -64,3 +64,29 @@ def test_a_race_between_read_backs_is_found(monkeypatch):
     # across a read-back do not.
     violations, _ = _run(_layers(6, sync_every=2), monkeypatch)
     assert violations == 3
+
+
+COND = """
+func.func @f(%ctx: !hip.context, %p: i1, %x: i64, %o: memref<1xi64>, %s: memref<i64>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %pool = hip.get_pool(%ctx, %c64) : memref<?xi8>
+  %a = memref.view %pool[%c0][] : memref<?xi8> to memref<1xi64>
+  hip.abs(%ctx) ins(%o : memref<1xi64>) outs(%a : memref<1xi64>)
+  scf.if %p {
+    %v = hip.readback_scalar(%ctx, %s : memref<i64>) -> i64
+    %b = memref.view %pool[%c0][] : memref<?xi8> to memref<1xi64>
+    memref.store %x, %b[%c0] : memref<1xi64>
+  }
+  %c = memref.view %pool[%c0][] : memref<?xi8> to memref<1xi64>
+  memref.store %x, %c[%c0] : memref<1xi64>
+  return
+}
+"""
+
+
+def test_a_wait_in_a_branch_orders_nothing_after_it(monkeypatch):
+    # %a -> %b is ordered by the read-back in the branch, %b -> %c on the host;
+    # %a -> %c is not when the branch is not taken: the chain must not imply it.
+    violations, _ = _run(COND, monkeypatch)
+    assert violations == 1
