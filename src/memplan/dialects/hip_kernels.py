@@ -25,7 +25,8 @@ destination in tensor mode, none in memref mode), then a row's own `check` where
 hip-ep's HipDialect.cpp has a verifier (matmul's shapes, layer_norm's output count,
 transpose's `perm`, gqa's quantization and paired operands).
 
-`hip.launch @name(..)` is memplan's own, for kernels no table lists.
+memplan's own `memplan.launch @name(..)` (`memplan_dialect.py`), for kernels no
+table lists, shares `KernelOp`.
 """
 
 from __future__ import annotations
@@ -95,8 +96,11 @@ __all__ = [
     "KERNEL_OPS",
     "KernelOp",
     "KernelSpec",
-    "LaunchOp",
     "kernel_op",
+    "parse_typed_operands",
+    "print_typed_operands",
+    "verify_data_operands",
+    "verify_dps_modes",
 ]
 
 
@@ -855,94 +859,3 @@ KERNEL_OPS: dict[str, type[KernelOp]] = {
     f"hip.{spec.name}": kernel_op(spec) for spec in KERNELS
 }
 globals().update({cls.__name__: cls for cls in KERNEL_OPS.values()})
-
-
-# --------------------------------------------------------------- hip.launch
-
-
-_LAUNCH = KernelSpec(
-    "launch",
-    (Operand("inputs", "variadic", "ins"), Operand("outputs", "variadic", "outs")),
-    arrow=True,
-)
-
-
-@irdl_op_definition
-class LaunchOp(KernelOp):
-    """`hip.launch @kernel(%ctx) ins(..) outs(..) {attrs} (-> T)?`: memplan's own op
-    for a kernel hip-ep's dialect does not list, with the family's execution model
-    and effects. `ins(..)` may be left out when empty."""
-
-    name = "hip.launch"
-    SPEC: ClassVar[KernelSpec] = _LAUNCH
-
-    ctx_operand = operand_def()
-    inputs = var_operand_def()
-    outputs = var_operand_def()
-    kernel = prop_def(SymbolRefAttr)
-    result_tensors = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    def __init__(
-        self,
-        kernel: str | SymbolRefAttr,
-        ctx: SSAValue | Operation,
-        ins: Sequence[SSAValue | Operation] = (),
-        outs: Sequence[SSAValue | Operation] = (),
-        attributes: Mapping[str, Attribute] | None = None,
-        result_types: Sequence[Attribute] = (),
-    ):
-        if isinstance(kernel, str):
-            kernel = SymbolRefAttr(kernel)
-        IRDLOperation.__init__(
-            self,
-            operands=(ctx, ins, outs),
-            result_types=(result_types,),
-            properties={"kernel": kernel},
-            attributes=dict(attributes or {}),
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LaunchOp:
-        root = parser.parse_optional_symbol_name()
-        if root is None:
-            parser.raise_error("expected a kernel symbol such as @name")
-        nested: list[StringAttr] = []
-        while parser.parse_optional_punctuation(":") is not None:
-            parser.parse_punctuation(":", " in a nested symbol reference")
-            nested.append(parser.parse_symbol_name())
-        kernel = SymbolRefAttr(root, ArrayAttr(nested))
-        parser.parse_punctuation("(")
-        ctx = parser.resolve_operand(parser.parse_unresolved_operand(), ContextType())
-        parser.parse_punctuation(")")
-        ins: list[SSAValue] = []
-        if parser.parse_optional_keyword("ins") is not None:
-            ins = parse_typed_operands(parser, "ins")
-        parser.parse_keyword("outs")
-        outs = parse_typed_operands(parser, "outs")
-        attrs = parser.parse_optional_attr_dict()
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        return cls(kernel, ctx, ins, outs, attrs, result_types)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.kernel)
-        printer.print_string("(")
-        printer.print_operand(self.ctx)
-        printer.print_string(")")
-        if self.ins:
-            print_typed_operands(printer, "ins", self.ins)
-        print_typed_operands(printer, "outs", self.outs)
-        printer.print_op_attributes(self.attributes)
-        if self.results:
-            printer.print_string(" -> ")
-            printer.print_list([r.type for r in self.results], printer.print_attribute)
-
-    def verify_(self) -> None:
-        if not self.outs:
-            raise VerifyException(f"{op_prefix(self)} expects at least 1 outs operand, but got 0")
-        verify_data_operands(self)
-        verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))

@@ -51,8 +51,8 @@ func.func @kernel_attribute_type(%ctx: !hip.context, %a: memref<4xf32>, %i: memr
 // -----
 
 func.func @launch_without_outs(%ctx: !hip.context, %a: memref<4xf32>) {
-  // expected-error @+1 {{'hip.launch' op expects at least 1 outs operand, but got 0}}
-  hip.launch @k(%ctx) ins(%a : memref<4xf32>) outs()
+  // expected-error @+1 {{'memplan.launch' op expects at least 1 outs operand, but got 0}}
+  memplan.launch @k(%ctx) ins(%a : memref<4xf32>) outs()
   func.return
 }
 
@@ -229,8 +229,8 @@ func.func @free_not_memref(%ctx: !hip.context, %n: index) {
 // -----
 
 func.func @synchronize_context(%x: i32) {
-  // expected-error @+1 {{'hip.synchronize' op operand #0 must be !hip.context, but got i32}}
-  "hip.synchronize"(%x) : (i32) -> ()
+  // expected-error @+1 {{'memplan.synchronize' op operand #0 must be !hip.context, but got i32}}
+  "memplan.synchronize"(%x) : (i32) -> ()
   func.return
 }
 

@@ -163,7 +163,7 @@ func.func private @else(!hip.context, memref<16xf32>)
 // CHECK:         %[[O:.+]] = hip.alloc_output(%{{.+}}, %{{.+}}) {out_idx = 0 : i64} : memref<?x4xf16>
 // CHECK:         hip.readback_scalar(%{{.+}}, %{{.+}} : memref<i64>) -> i64
 // CHECK:         hip.readback_dim(%{{.+}}, %{{.+}} : memref<i32>) -> index
-// CHECK:         hip.synchronize(%{{.+}})
+// CHECK:         memplan.synchronize(%{{.+}})
 // CHECK:         hip.get_constant(%{{.+}}, %{{.+}}) : memref<4xf32>
 // CHECK:         hip.constant {value = dense<1.000000e+00> : tensor<4xf32>} : tensor<4xf32>
 // CHECK:         hip.constant {location = "w.bin", offset = 0 : i64, size = 16 : i64} : tensor<4xf32>
@@ -176,7 +176,7 @@ func.func @runtime(%ctx: !hip.context, %n: index, %s: memref<i64>, %d: memref<i3
   %o = hip.alloc_output(%ctx, %n) {out_idx = 0 : i64} : memref<?x4xf16>
   %v = hip.readback_scalar(%ctx, %s : memref<i64>) -> i64
   %e = hip.readback_dim(%ctx, %d : memref<i32>) -> index
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %g = hip.get_constant(%ctx, %i) : memref<4xf32>
   %c1 = hip.constant {value = dense<1.0> : tensor<4xf32>} : tensor<4xf32>
   %c2 = hip.constant {location = "w.bin", offset = 0 : i64, size = 16 : i64} : tensor<4xf32>
@@ -185,16 +185,16 @@ func.func @runtime(%ctx: !hip.context, %n: index, %s: memref<i64>, %d: memref<i3
 
 // -----
 
-// memplan's own hip.launch, for kernels no dialect lists: empty ins left out,
+// memplan's own memplan.launch, for kernels no dialect lists: empty ins left out,
 // nested symbols, tensor results after `->`.
 // CHECK-LABEL: func.func @launch
-// CHECK:         hip.launch @fused(%{{.+}}) ins(%{{.+}} : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%{{.+}} : memref<4xf32>) {block = 256 : i64}
-// CHECK:         hip.launch @"lib-v2"::@kernel(%{{.+}}) outs(%{{.+}} : memref<4xf32>)
-// CHECK:         hip.launch @k(%{{.+}}) ins(%{{.+}} : tensor<4xf32>) outs(%{{.+}} : tensor<4xf32>) -> tensor<4xf32>
+// CHECK:         memplan.launch @fused(%{{.+}}) ins(%{{.+}} : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%{{.+}} : memref<4xf32>) {block = 256 : i64}
+// CHECK:         memplan.launch @"lib-v2"::@kernel(%{{.+}}) outs(%{{.+}} : memref<4xf32>)
+// CHECK:         memplan.launch @k(%{{.+}}) ins(%{{.+}} : tensor<4xf32>) outs(%{{.+}} : tensor<4xf32>) -> tensor<4xf32>
 func.func @launch(%ctx: !hip.context, %a: memref<?x8xf32, strided<[8, 1], offset: ?>>, %b: memref<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
-  hip.launch @fused(%ctx) ins(%a : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%b : memref<4xf32>) {block = 256 : i64}
-  hip.launch @"lib-v2"::@kernel(%ctx) ins() outs(%b : memref<4xf32>)
-  %r = hip.launch @k(%ctx) ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>
+  memplan.launch @fused(%ctx) ins(%a : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%b : memref<4xf32>) {block = 256 : i64}
+  memplan.launch @"lib-v2"::@kernel(%ctx) ins() outs(%b : memref<4xf32>)
+  %r = memplan.launch @k(%ctx) ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
 
