@@ -42,6 +42,7 @@ from memplan.dialects.hip_kernels import (
     parse_typed_operands,
     print_typed_operands,
     verify_data_operands,
+    verify_destination_style,
     verify_dps_modes,
 )
 from memplan.interfaces import OperandEffects, StreamSynchronization, operands_named
@@ -177,6 +178,7 @@ class LaunchOp(KernelOp):
         if not self.outs:
             raise VerifyException(f"{op_prefix(self)} expects at least 1 outs operand, but got 0")
         verify_data_operands(self)
+        verify_destination_style(self, self.numbered_outs())
         verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))
 
 
