@@ -19,6 +19,12 @@ def _hip() -> Dialect:
     return Hip
 
 
+def _memplan() -> Dialect:
+    from memplan.dialects.memplan_dialect import Memplan
+
+    return Memplan
+
+
 def _stream() -> Dialect:
     from memplan.dialects.stream import Stream
 
@@ -69,6 +75,7 @@ def _check() -> Dialect:
 
 MEMPLAN_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "hip": _hip,
+    "memplan": _memplan,
     "stream": _stream,
     "util": _util,
     "hal": _hal,

@@ -6,11 +6,10 @@ touch, not for what they compute, so each op declares memplan's interfaces
 (`memplan.interfaces`) instead of being special-cased by name:
 
 - kernel ops (`hip.matmul(%ctx) ins(..) outs(..)`, hip-ep's 76 DPS kernels from one
-  table in `hip_kernels.py`, plus memplan's `hip.launch @name(..)` for any other
-  kernel) are enqueued on the context's in-order stream (`StreamExecution(0)`), read
-  their memref inputs and write their memref `outs`;
-- `hip.synchronize(%ctx)` (memplan's own) and hip-ep's `hip.readback_scalar` /
-  `hip.readback_dim` make the host wait for that stream (`StreamSynchronization(0)`);
+  table in `hip_kernels.py`) are enqueued on the context's in-order stream
+  (`StreamExecution(0)`), read their memref inputs and write their memref `outs`;
+- hip-ep's `hip.readback_scalar` / `hip.readback_dim` make the host wait for that
+  stream (`StreamSynchronization(0)`);
 - `hip.alloc_output` writes (the runtime's output allocator) and is no allocation;
 - `hip.loop` / `hip.if` run outlined functions (`OutlinedBodies`), and the graph,
   constant and yield ops are in `hip_control.py`;
@@ -18,7 +17,9 @@ touch, not for what they compute, so each op declares memplan's interfaces
   `hip.free` frees its buffer, each effect tied to its value so that CSE never merges
   two allocations and DCE may drop an unused one.
 
-See docs/design/dialect-hip.md for the syntax and the execution model behind it.
+The namespace is hip-ep's alone: memplan's own ops (`memplan.synchronize`,
+`memplan.launch`) are in `memplan_dialect.py`. See docs/design/dialect-hip.md for the
+syntax and the execution model behind it.
 """
 
 from __future__ import annotations
@@ -77,7 +78,6 @@ from memplan.dialects.hip_kernels import (  # noqa: F401  (re-exported)
     KERNELS,
     KernelOp,
     KernelSpec,
-    LaunchOp,
     kernel_op,
 )
 from memplan.interfaces import (
@@ -104,10 +104,8 @@ __all__ = [
     "Hip",
     "KernelOp",
     "KernelSpec",
-    "LaunchOp",
     "ReadbackDimOp",
     "ReadbackScalarOp",
-    "SynchronizeOp",
     "kernel_op",
 ]
 
@@ -392,46 +390,6 @@ class FreeOp(IRDLOperation):
             )
 
 
-# -------------------------------------------------------------- synchronization
-
-
-@irdl_op_definition
-class SynchronizeOp(IRDLOperation):
-    """`hip.synchronize(%ctx) attr-dict`: the host waits until `%ctx`'s stream is empty.
-
-    After it, every device access enqueued before it has completed, so later host
-    accesses are ordered after them (DESIGN.md section 2, rule 4). It declares a write
-    to the context so that no cleanup pass deletes, merges or moves it.
-    """
-
-    name = "hip.synchronize"
-
-    ctx = operand_def()
-
-    traits = traits_def(
-        StreamSynchronization(0),
-        OperandEffects(writes=operands_named("ctx")),
-    )
-
-    def __init__(self, ctx: SSAValue | Operation, attributes: Mapping[str, Attribute] | None = None):
-        super().__init__(operands=(ctx,), attributes=dict(attributes or {}))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SynchronizeOp:
-        (ctx_name,) = _parse_context_call(parser, 1)
-        attrs = parser.parse_optional_attr_dict()
-        return cls(parser.resolve_operand(ctx_name, ContextType()), attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_operand(self.ctx)
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-
-    def verify_(self) -> None:
-        verify_context(self, self.ctx)
-
-
 # ------------------------------------------------- graph outputs and read-backs
 
 
@@ -490,7 +448,7 @@ class _ReadbackOp(IRDLOperation):
     The host first waits for `%ctx`'s stream (`StreamSynchronization(0)`), so the
     kernel that wrote `%scalar` has completed, then copies the value back. These are
     hip-ep's synchronizing points: after one, every device access enqueued before it
-    has completed, exactly as after memplan's `hip.synchronize`. The read is a host
+    has completed, exactly as after memplan's `memplan.synchronize`. The read is a host
     access, tied to `%scalar` in memref form; in tensor form (before bufferization)
     no memory is touched yet.
     """
@@ -562,7 +520,6 @@ Hip = Dialect(
     "hip",
     [
         *KERNEL_OPS.values(),
-        LaunchOp,
         LoopOp,
         IfOp,
         YieldOp,
@@ -575,7 +532,6 @@ Hip = Dialect(
         GetHostScratchOp,
         AllocOp,
         FreeOp,
-        SynchronizeOp,
         AllocOutputOp,
         ReadbackScalarOp,
         ReadbackDimOp,

@@ -27,7 +27,8 @@ __all__ = [
 @irdl_attr_definition
 class ContextType(ParametrizedAttribute, TypeAttribute, RuntimeContext):
     """`!hip.context`: the runtime handle; it names the device stream that kernel ops
-    are enqueued on and that `hip.synchronize` and the read-backs wait for, and owns
+    are enqueued on and that the read-backs (and memplan's `memplan.synchronize`) wait
+    for, and owns
     the host scratch and pools (a `RuntimeContext`)."""
 
     name = "hip.context"

@@ -25,7 +25,8 @@ destination in tensor mode, none in memref mode), then a row's own `check` where
 hip-ep's HipDialect.cpp has a verifier (matmul's shapes, layer_norm's output count,
 transpose's `perm`, gqa's quantization and paired operands).
 
-`hip.launch @name(..)` is memplan's own, for kernels no table lists.
+memplan's own `memplan.launch @name(..)` (`memplan_dialect.py`), for kernels no
+table lists, shares `KernelOp`.
 """
 
 from __future__ import annotations
@@ -95,8 +96,12 @@ __all__ = [
     "KERNEL_OPS",
     "KernelOp",
     "KernelSpec",
-    "LaunchOp",
     "kernel_op",
+    "parse_typed_operands",
+    "print_typed_operands",
+    "verify_data_operands",
+    "verify_destination_style",
+    "verify_dps_modes",
 ]
 
 
@@ -566,6 +571,16 @@ class KernelOp(IRDLOperation):
         """The destinations (hip-ep's DPS inits)."""
         return self._clause_values(("outs",))
 
+    def numbered_outs(self) -> list[tuple[int, SSAValue]]:
+        """The destinations with their operand numbers."""
+        found: list[tuple[int, SSAValue]] = []
+        start = 1
+        for clause, group in self._operand_groups():
+            if clause == "outs":
+                found += [(start + k, v) for k, v in enumerate(group)]
+            start += len(group)
+        return found
+
     @property
     def tensor_mode(self) -> bool:
         return not any(is_buffer(v) for v in (*self.ins, *self.outs))
@@ -655,9 +670,13 @@ class KernelOp(IRDLOperation):
         for attr in self.SPEC.attrs:
             attr.verify(self)
         verify_data_operands(self)
-        verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))
+        # hip-ep's own verifier, then MLIR's destination-style rule (an interface
+        # verifier that runs with the regions', after the op's).
+        if self.SPEC.name in UNIFORM_MODE:
+            verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))
         if self.SPEC.check is not None:
             self.SPEC.check(self)
+        verify_destination_style(self, self.numbered_outs())
 
 
 _SEGMENTED: dict[type[KernelOp], bool] = {}
@@ -716,16 +735,17 @@ def _typed_operands_from_text(parser: Parser) -> list[SSAValue] | None:
 
 
 def parse_typed_operands(parser: Parser, keyword: str) -> list[SSAValue]:
-    """`( (%v, ... : T, ...)? )` after `keyword`; `( : )` is the empty list too."""
+    """`( %v, ... : T, ... )` after `keyword`: at least one operand, as hip-ep's
+    formats (`$x : type($x)`) read it ("expected ':'" for `()`, "expected
+    non-function type" for `( : )`)."""
     fast = _typed_operands_from_text(parser)
     if fast is not None:
         return fast
     parser.parse_punctuation("(", f" after '{keyword}'")
-    if parser.parse_optional_punctuation(")") is not None:
-        return []
+    if parser._current_token.text == ")":
+        parser.raise_error("expected ':'")
     if parser.parse_optional_punctuation(":") is not None:
-        parser.parse_punctuation(")")
-        return []
+        parser.raise_error("expected non-function type")
     pos = parser.pos
     names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
     parser.parse_punctuation(":", f" before the types of '{keyword}'")
@@ -761,18 +781,23 @@ def print_typed_operands(printer: Printer, keyword: str, values: Sequence[SSAVal
 def _distribute(
     parser: Parser, spec: KernelSpec, clause: str, values: list[SSAValue], pos: int
 ) -> list[SSAValue | Sequence[SSAValue]]:
-    """The operand groups of one clause from the values written in it: required
-    ones first claim theirs, a variadic takes the rest, and otherwise the extra
-    values fill the optional operands from the left (as MLIR's parser does)."""
+    """The operand groups of one clause from the values written in it. With a
+    variadic operand, the required ones first claim theirs and the variadic takes
+    the rest. Otherwise as hip-ep's formats read the list (`$a (`,` $b^)? `,` $c`):
+    each optional operand is taken whenever a value follows, so the values fill
+    the operands in order, and every operand up to the last required one must be
+    written (`rope`'s `position_ids`, `gqa`'s `key` to `past_value`)."""
     defs = spec.clause(clause)
-    required = sum(1 for d in defs if d.arity == "one")
-    optional = sum(1 for d in defs if d.arity == "optional")
     variadic = any(d.arity == "variadic" for d in defs)
-    extra = len(values) - required
-    if extra < 0 or (not variadic and extra > optional):
-        want = f"{required}" if not optional else f"{required} to {required + optional}"
-        if variadic:
-            want = f"at least {required}"
+    if variadic:
+        required = sum(1 for d in defs if d.arity == "one")
+        low, high = required, None
+    else:
+        low = max((i + 1 for i, d in enumerate(defs) if d.arity == "one"), default=0)
+        high = len(defs)
+    if len(values) < low or (high is not None and len(values) > high):
+        want = f"at least {low}" if high is None else (
+            f"{low}" if low == high else f"{low} to {high}")
         parser.raise_error(
             f"'hip.{spec.name}' expects {want} operand(s) in '{clause}', got {len(values)}",
             pos,
@@ -780,14 +805,16 @@ def _distribute(
         )
     out: list[SSAValue | Sequence[SSAValue]] = []
     it = iter(values)
-    for d in defs:
+    if variadic:
+        extra = len(values) - low
+        for d in defs:
+            out.append(next(it) if d.arity == "one" else [next(it) for _ in range(extra)])
+        return out
+    for i, d in enumerate(defs):
         if d.arity == "one":
             out.append(next(it))
-        elif d.arity == "variadic":
-            out.append([next(it) for _ in range(extra)])
         else:
-            out.append([next(it)] if extra > 0 else [])
-            extra -= 1
+            out.append([next(it)] if i < len(values) else [])
     return out
 
 
@@ -800,6 +827,33 @@ def verify_data_operands(op: Operation) -> None:
             raise VerifyException(
                 f"{op_prefix(op)} operand #{i} must be ranked tensor or memref, "
                 f"but got '{value.type}'"
+            )
+
+
+UNIFORM_MODE = frozenset({
+    "add", "mul", "miopen.add", "miopen.softmax", "silu", "matmul", "rms_norm",
+    "layer_norm", "transpose",
+})
+"""The kernels whose own verifier in hip-ep (`verifyDpsComputeOp`) wants all data
+operands tensors or all memrefs; the others may mix them (a tensor input, a memref
+destination), as hip-ep accepts: tensor operands are values and touch no memory."""
+
+
+def verify_destination_style(op: Operation, inits: Sequence[tuple[int, SSAValue]]) -> None:
+    """MLIR's destination-style rule, which hip-ep's kernels get from
+    `DestinationStyleOpInterface`: one result per tensor destination (`inits`: the
+    destinations with their operand numbers), of its type."""
+    tensors = [(i, v) for i, v in inits if isinstance(v.type, TensorType)]
+    if len(op.results) != len(tensors):
+        raise VerifyException(
+            f"{op_prefix(op)} expected the number of tensor results ({len(op.results)}) to be "
+            f"equal to the number of output tensors ({len(tensors)})"
+        )
+    for (index, value), result in zip(tensors, op.results):
+        if result.type != value.type:
+            raise VerifyException(
+                f"{op_prefix(op)} expected type of operand #{index} ('{value.type}') to match "
+                f"type of corresponding result ('{result.type}')"
             )
 
 
@@ -856,94 +910,3 @@ KERNEL_OPS: dict[str, type[KernelOp]] = {
     f"hip.{spec.name}": kernel_op(spec) for spec in KERNELS
 }
 globals().update({cls.__name__: cls for cls in KERNEL_OPS.values()})
-
-
-# --------------------------------------------------------------- hip.launch
-
-
-_LAUNCH = KernelSpec(
-    "launch",
-    (Operand("inputs", "variadic", "ins"), Operand("outputs", "variadic", "outs")),
-    arrow=True,
-)
-
-
-@irdl_op_definition
-class LaunchOp(KernelOp):
-    """`hip.launch @kernel(%ctx) ins(..) outs(..) {attrs} (-> T)?`: memplan's own op
-    for a kernel hip-ep's dialect does not list, with the family's execution model
-    and effects. `ins(..)` may be left out when empty."""
-
-    name = "hip.launch"
-    SPEC: ClassVar[KernelSpec] = _LAUNCH
-
-    ctx_operand = operand_def()
-    inputs = var_operand_def()
-    outputs = var_operand_def()
-    kernel = prop_def(SymbolRefAttr)
-    result_tensors = var_result_def(TensorType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    def __init__(
-        self,
-        kernel: str | SymbolRefAttr,
-        ctx: SSAValue | Operation,
-        ins: Sequence[SSAValue | Operation] = (),
-        outs: Sequence[SSAValue | Operation] = (),
-        attributes: Mapping[str, Attribute] | None = None,
-        result_types: Sequence[Attribute] = (),
-    ):
-        if isinstance(kernel, str):
-            kernel = SymbolRefAttr(kernel)
-        IRDLOperation.__init__(
-            self,
-            operands=(ctx, ins, outs),
-            result_types=(result_types,),
-            properties={"kernel": kernel},
-            attributes=dict(attributes or {}),
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LaunchOp:
-        root = parser.parse_optional_symbol_name()
-        if root is None:
-            parser.raise_error("expected a kernel symbol such as @name")
-        nested: list[StringAttr] = []
-        while parser.parse_optional_punctuation(":") is not None:
-            parser.parse_punctuation(":", " in a nested symbol reference")
-            nested.append(parser.parse_symbol_name())
-        kernel = SymbolRefAttr(root, ArrayAttr(nested))
-        parser.parse_punctuation("(")
-        ctx = parser.resolve_operand(parser.parse_unresolved_operand(), ContextType())
-        parser.parse_punctuation(")")
-        ins: list[SSAValue] = []
-        if parser.parse_optional_keyword("ins") is not None:
-            ins = parse_typed_operands(parser, "ins")
-        parser.parse_keyword("outs")
-        outs = parse_typed_operands(parser, "outs")
-        attrs = parser.parse_optional_attr_dict()
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            result_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        return cls(kernel, ctx, ins, outs, attrs, result_types)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.kernel)
-        printer.print_string("(")
-        printer.print_operand(self.ctx)
-        printer.print_string(")")
-        if self.ins:
-            print_typed_operands(printer, "ins", self.ins)
-        print_typed_operands(printer, "outs", self.outs)
-        printer.print_op_attributes(self.attributes)
-        if self.results:
-            printer.print_string(" -> ")
-            printer.print_list([r.type for r in self.results], printer.print_attribute)
-
-    def verify_(self) -> None:
-        if not self.outs:
-            raise VerifyException(f"{op_prefix(self)} expects at least 1 outs operand, but got 0")
-        verify_data_operands(self)
-        verify_dps_modes(self, (*self.ins, *self.outs), len(self.outs))

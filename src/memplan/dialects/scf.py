@@ -13,6 +13,8 @@ xDSL's classes differ from MLIR in three places that IREE's IR hits:
   cases' terminators and the default's only when the op has results.
 - `scf.if` verifies as MLIR's: results need an else region, and both regions
   yield the results' types (xDSL checks neither).
+- `scf.execute_region` prints its `scf.yield` even without results (xDSL leaves it
+  out, and MLIR rejects the block without its terminator).
 
 Each subclass redeclares its definitions in xDSL's order (see
 `memplan.dialects.memref` for why) under the same op name; `ScfMlirSyntax` is xDSL's
@@ -49,7 +51,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
-__all__ = ["ForOp", "IfOp", "IndexSwitchOp", "ScfMlirSyntax"]
+__all__ = ["ExecuteRegionOp", "ForOp", "IfOp", "IndexSwitchOp", "ScfMlirSyntax"]
 
 
 def _with_implicit_yield(region: Region) -> Region:
@@ -234,11 +236,39 @@ class ForOp(xscf.ForOp):
         return op
 
 
-_REPLACEMENTS = {xscf.IfOp: IfOp, xscf.IndexSwitchOp: IndexSwitchOp, xscf.ForOp: ForOp}
+@irdl_op_definition
+class ExecuteRegionOp(xscf.ExecuteRegionOp):
+    """`scf.execute_region` as MLIR prints it: with its block terminators always (the
+    op has no implicit terminator, so MLIR rejects the body xDSL prints when the op
+    has no results)."""
+
+    name = "scf.execute_region"
+
+    outs = var_result_def()
+    region = region_def()
+
+    def print(self, printer: Printer) -> None:
+        if self.outs:
+            printer.print_string(" -> (")
+            printer.print_list(self.outs.types, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.region, print_entry_block_args=False, print_block_terminators=True)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+
+
+_REPLACEMENTS = {
+    xscf.IfOp: IfOp,
+    xscf.IndexSwitchOp: IndexSwitchOp,
+    xscf.ForOp: ForOp,
+    xscf.ExecuteRegionOp: ExecuteRegionOp,
+}
 
 ScfMlirSyntax = Dialect(
     "scf",
     [_REPLACEMENTS.get(op, op) for op in xscf.Scf.operations],
     list(xscf.Scf.attributes),
 )
-"""xDSL's scf dialect with MLIR's `scf.if` and `scf.index_switch` syntax."""
+"""xDSL's scf dialect with MLIR's `scf.if`, `scf.for`, `scf.index_switch` and
+`scf.execute_region` syntax."""

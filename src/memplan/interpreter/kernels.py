@@ -5,7 +5,7 @@ bytes they read, so that a plan that lets one buffer clobber another changes the
 result. Each hip-ep kernel it can run has its meaning here (ONNX's, as hip-ep
 implements it), with its operands and parameters read through the op's own
 accessors: `op.lhs`, `op.perm`, `op.transB` (hip-ep keeps a kernel's attributes
-as properties). memplan's own `hip.launch @k` names no meaning: it writes a
+as properties). memplan's own `memplan.launch @k` names no meaning: it writes a
 deterministic mix (a hash) of its symbol and the bytes it reads.
 
 A kernel with no meaning here is refused before the run starts
@@ -26,6 +26,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from memplan.dialects import hip
+from memplan.dialects.memplan_dialect import LaunchOp
 
 __all__ = ["MODELLED", "UnmodelledKernel", "check_kernels", "run_kernel"]
 
@@ -204,11 +205,11 @@ MODELLED: dict[str, Semantics] = {
 def check_kernels(module: ModuleOp) -> None:
     """Refuse a module holding a kernel the interpreter has no meaning for."""
     for op in module.walk():
-        if isinstance(op, hip.KernelOp) and not isinstance(op, hip.LaunchOp):
+        if isinstance(op, hip.KernelOp) and not isinstance(op, LaunchOp):
             if op.name not in MODELLED:
                 raise UnmodelledKernel(
                     f"the interpreter has no semantics for '{op.name}'; it runs only "
-                    f"{', '.join(sorted(MODELLED))} and hip.launch"
+                    f"{', '.join(sorted(MODELLED))} and memplan.launch"
                 )
 
 
@@ -234,7 +235,7 @@ def run_kernel(op: hip.KernelOp, ins: Sequence[np.ndarray], outs: Sequence[np.nd
     """Read every input (`op.ins` order), then write every output (`op.outs`
     order): in-place kernels read first."""
     snapshot = [np.array(a, copy=True) for a in ins]
-    if isinstance(op, hip.LaunchOp):
+    if isinstance(op, LaunchOp):
         _mix(str(op.kernel), snapshot, outs)
         return
     arrays = {id(value): a for value, a in zip(op.ins, snapshot, strict=True)}

@@ -2,7 +2,7 @@
 
 Host ops run at once, in program order (xDSL's `arith`, `scf` and `func`
 implementations, and memplan's byte-addressed `memref`). A hip kernel is put on its
-context's in-order queue and runs later: at a `hip.synchronize` (or any op that
+context's in-order queue and runs later: at a `memplan.synchronize` (or any op that
 declares `StreamSynchronization`), at the end of the run, or whenever the schedule
 says so — as late as legal (`late`), at once (`early`), or, before every host op,
 some queued kernels chosen with a seeded coin (`random`). Queued kernels always run
@@ -36,6 +36,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from memplan.dialects import hip
+from memplan.dialects.memplan_dialect import SynchronizeOp
 from memplan.interfaces import ALL_STREAMS, context_memory, synchronized_stream
 from memplan.interpreter.kernels import check_kernels, run_kernel
 from memplan.interpreter.memory import Allocation, MemRefValue, contiguous_strides, dtype_of
@@ -313,7 +314,7 @@ class HipFunctions(InterpreterFunctions):
     def run_free(self, interp, op, args):
         return ()
 
-    @impl(hip.SynchronizeOp)
+    @impl(SynchronizeOp)
     def run_synchronize(self, interp, op, args):
         return ()  # the queue was drained before the op ran (StreamSynchronization)
 

@@ -1,10 +1,36 @@
 // RUN: memplan-opt %s --split-input-file --verify-diagnostics
 
-// Each case is IR that hip-ep would reject, one mistake away from valid IR.
+// Each case is IR that hip-ep would reject, one mistake away from valid IR, but the
+// cases marked STRICTER: hip-ep accepts them and memplan does not, for the reason
+// docs/design/dialect-hip.md gives ("Where memplan is stricter than hip-ep").
 
 func.func @kernel_mixed_modes(%ctx: !hip.context, %a: memref<4xf32>, %t: tensor<4xf32>) {
   // expected-error @+1 {{'hip.add' op all data operands must be the same kind (all tensor or all memref)}}
-  hip.add(%ctx) ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%t : tensor<4xf32>)
+  hip.add(%ctx) ins(%t, %t : tensor<4xf32>, tensor<4xf32>) outs(%a : memref<4xf32>)
+  func.return
+}
+
+// -----
+
+func.func @kernel_result_type_differs_from_its_destination(%ctx: !hip.context, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'hip.sigmoid' op expected type of operand #2 ('tensor<4xf32>') to match type of corresponding result ('tensor<8xf32>')}}
+  %r = hip.sigmoid(%ctx) ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) : tensor<8xf32>
+  func.return
+}
+
+// -----
+
+func.func @rope_without_position_ids(%ctx: !hip.context, %q: memref<1x8x64xf16>, %cos: memref<32x32xf16>) {
+  // expected-error @+1 {{'hip.rope' expects 4 operand(s) in 'ins', got 3}}
+  hip.rope(%ctx) ins(%q, %cos, %cos : memref<1x8x64xf16>, memref<32x32xf16>, memref<32x32xf16>) outs(%q : memref<1x8x64xf16>) {interleaved = 0 : i64, num_heads = 8 : i64, rotary_embedding_dim = 64 : i64}
+  func.return
+}
+
+// -----
+
+func.func @empty_outs(%ctx: !hip.context, %a: memref<4xf32>) {
+  // expected-error @+1 {{expected ':'}}
+  hip.hipdnn_graph(%ctx) graph_id(1) ins(%a : memref<4xf32>) outs() {input_uids = [1], output_uids = []}
   func.return
 }
 
@@ -19,7 +45,7 @@ func.func @tensor_kernel_without_result(%ctx: !hip.context, %t: tensor<4xf32>) {
 // -----
 
 func.func @tensor_kernel_extra_result(%ctx: !hip.context, %t: tensor<4xf32>) {
-  // expected-error @+1 {{'hip.sigmoid' op tensor mode requires 1 result(s), got 2}}
+  // expected-error @+1 {{'hip.sigmoid' op expected the number of tensor results (2) to be equal to the number of output tensors (1)}}
   %r:2 = hip.sigmoid(%ctx) ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) : tensor<4xf32>, tensor<4xf32>
   func.return
 }
@@ -51,8 +77,8 @@ func.func @kernel_attribute_type(%ctx: !hip.context, %a: memref<4xf32>, %i: memr
 // -----
 
 func.func @launch_without_outs(%ctx: !hip.context, %a: memref<4xf32>) {
-  // expected-error @+1 {{'hip.launch' op expects at least 1 outs operand, but got 0}}
-  hip.launch @k(%ctx) ins(%a : memref<4xf32>) outs()
+  // expected-error @+1 {{'memplan.launch' op expects at least 1 outs operand, but got 0}}
+  "memplan.launch"(%ctx, %a) <{kernel = @k, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!hip.context, memref<4xf32>) -> ()
   func.return
 }
 
@@ -164,6 +190,7 @@ func.func @kernel_context(%x: index, %a: memref<4xf32>) {
 
 // -----
 
+// STRICTER: a pool domain indexes the runtime's pool table.
 func.func @negative_domain(%ctx: !hip.context, %n: index) {
   // expected-error @+1 {{'hip.get_pool' op domain_id must be non-negative, but got -1}}
   %p = hip.get_pool(%ctx, %n) {domain_id = -1 : i64} : memref<?xi8>
@@ -172,6 +199,7 @@ func.func @negative_domain(%ctx: !hip.context, %n: index) {
 
 // -----
 
+// STRICTER: the passes view planned buffers into the pool's bytes.
 func.func @pool_not_bytes(%ctx: !hip.context, %n: index) {
   // expected-error @+1 {{'hip.get_pool' op result must be a 1-D memref of i8 with the identity layout (memref<?xi8>), but got memref<?xf32>}}
   %p = hip.get_pool(%ctx, %n) : memref<?xf32>
@@ -180,6 +208,7 @@ func.func @pool_not_bytes(%ctx: !hip.context, %n: index) {
 
 // -----
 
+// STRICTER: the passes view host scalars into the scratch's bytes.
 func.func @scratch_rank(%ctx: !hip.context, %n: index) {
   // expected-error @+1 {{'hip.get_host_scratch' op result must be a 1-D memref of i8}}
   %s = hip.get_host_scratch(%ctx, %n) : memref<2x?xi8>
@@ -196,6 +225,7 @@ func.func @pool_size_type(%ctx: !hip.context, %n: i64) {
 
 // -----
 
+// STRICTER: a plan needs every dynamic size.
 func.func @alloc_missing_size(%ctx: !hip.context, %n: index) {
   // expected-error @+1 {{'hip.alloc' op has 1 dynamic size operands but its result type memref<?x?xf32> has 2 dynamic dimensions}}
   %x = hip.alloc(%ctx, %n) : memref<?x?xf32>
@@ -204,6 +234,7 @@ func.func @alloc_missing_size(%ctx: !hip.context, %n: index) {
 
 // -----
 
+// STRICTER: a plan needs every dynamic size.
 func.func @alloc_extra_size(%ctx: !hip.context, %n: index) {
   // expected-error @+1 {{'hip.alloc' op has 1 dynamic size operands but its result type memref<128xf32> has 0 dynamic dimensions}}
   %x = hip.alloc(%ctx, %n) : memref<128xf32>
@@ -229,8 +260,8 @@ func.func @free_not_memref(%ctx: !hip.context, %n: index) {
 // -----
 
 func.func @synchronize_context(%x: i32) {
-  // expected-error @+1 {{'hip.synchronize' op operand #0 must be !hip.context, but got i32}}
-  "hip.synchronize"(%x) : (i32) -> ()
+  // expected-error @+1 {{'memplan.synchronize' op operand #0 must be !hip.context, but got i32}}
+  "memplan.synchronize"(%x) : (i32) -> ()
   func.return
 }
 

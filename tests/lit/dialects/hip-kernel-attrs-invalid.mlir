@@ -101,7 +101,7 @@ func.func @transpose_without_perm(%ctx: !hip.context, %a: memref<2x3xf32>, %b: m
 
 func.func @gqa_without_heads(%ctx: !hip.context, %q: memref<1x1x64xf16>, %s: memref<1xi32>, %t: memref<i32>, %o: memref<1x1x64xf16>, %k: memref<1x1x8x8xf16>) {
   // expected-error @+1 {{'hip.gqa' op requires attribute 'kv_num_heads'}}
-  hip.gqa(%ctx) ins(%q, %s, %t : memref<1x1x64xf16>, memref<1xi32>, memref<i32>) outs(%o, %k, %k : memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>) {num_heads = 8 : i64}
+  hip.gqa(%ctx) ins(%q, %q, %q, %k, %k, %s, %t : memref<1x1x64xf16>, memref<1x1x64xf16>, memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>, memref<1xi32>, memref<i32>) outs(%o, %k, %k : memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>) {num_heads = 8 : i64}
   func.return
 }
 
@@ -109,7 +109,7 @@ func.func @gqa_without_heads(%ctx: !hip.context, %q: memref<1x1x64xf16>, %s: mem
 
 func.func @gqa_quantized_keys_without_scale(%ctx: !hip.context, %q: memref<1x1x64xf16>, %kv: memref<1x1x8xi8>, %s: memref<1xi32>, %t: memref<i32>, %o: memref<1x1x64xf16>, %k: memref<1x1x8x8xi8>) {
   // expected-error @+1 {{'hip.gqa' op k_quant_type is 'PER_TENSOR' but k_scale is not provided}}
-  hip.gqa(%ctx) ins(%q, %kv, %kv, %s, %t : memref<1x1x64xf16>, memref<1x1x8xi8>, memref<1x1x8xi8>, memref<1xi32>, memref<i32>) outs(%o, %k, %k : memref<1x1x64xf16>, memref<1x1x8x8xi8>, memref<1x1x8x8xi8>) {k_quant_type = "PER_TENSOR", kv_num_heads = 1 : i64, num_heads = 8 : i64}
+  hip.gqa(%ctx) ins(%q, %kv, %kv, %k, %k, %s, %t : memref<1x1x64xf16>, memref<1x1x8xi8>, memref<1x1x8xi8>, memref<1x1x8x8xi8>, memref<1x1x8x8xi8>, memref<1xi32>, memref<i32>) outs(%o, %k, %k : memref<1x1x64xf16>, memref<1x1x8x8xi8>, memref<1x1x8x8xi8>) {k_quant_type = "PER_TENSOR", kv_num_heads = 1 : i64, num_heads = 8 : i64}
   func.return
 }
 
@@ -127,7 +127,7 @@ func.func @gqa_unknown_quant_type(%ctx: !hip.context, %q: memref<1x1x64xf16>, %k
 
 func.func @gqa_kv_cache_of_six_bits(%ctx: !hip.context, %q: memref<1x1x64xf16>, %s: memref<1xi32>, %t: memref<i32>, %o: memref<1x1x64xf16>, %k: memref<1x1x8x8xf16>) {
   // expected-error @+1 {{'hip.gqa' op kv_cache_bit_width must be 4 or 8, got 6}}
-  hip.gqa(%ctx) ins(%q, %s, %t : memref<1x1x64xf16>, memref<1xi32>, memref<i32>) outs(%o, %k, %k : memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>) {kv_cache_bit_width = 6 : i64, kv_num_heads = 1 : i64, num_heads = 8 : i64}
+  hip.gqa(%ctx) ins(%q, %q, %q, %k, %k, %s, %t : memref<1x1x64xf16>, memref<1x1x64xf16>, memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>, memref<1xi32>, memref<i32>) outs(%o, %k, %k : memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>) {kv_cache_bit_width = 6 : i64, kv_num_heads = 1 : i64, num_heads = 8 : i64}
   func.return
 }
 
@@ -135,7 +135,7 @@ func.func @gqa_kv_cache_of_six_bits(%ctx: !hip.context, %q: memref<1x1x64xf16>, 
 
 func.func @gqa_qk_output_without_buffer(%ctx: !hip.context, %q: memref<1x1x64xf16>, %s: memref<1xi32>, %t: memref<i32>, %o: memref<1x1x64xf16>, %k: memref<1x1x8x8xf16>) {
   // expected-error @+1 {{'hip.gqa' op qk_output is 1 but output_qk buffer is not provided}}
-  hip.gqa(%ctx) ins(%q, %s, %t : memref<1x1x64xf16>, memref<1xi32>, memref<i32>) outs(%o, %k, %k : memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>) {kv_num_heads = 1 : i64, num_heads = 8 : i64, qk_output = 1 : i64}
+  hip.gqa(%ctx) ins(%q, %q, %q, %k, %k, %s, %t : memref<1x1x64xf16>, memref<1x1x64xf16>, memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>, memref<1xi32>, memref<i32>) outs(%o, %k, %k : memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>) {kv_num_heads = 1 : i64, num_heads = 8 : i64, qk_output = 1 : i64}
   func.return
 }
 
@@ -150,7 +150,9 @@ func.func @gqa_cos_cache_without_sin_cache(%ctx: !hip.context, %q: memref<1x1x64
 // -----
 
 func.func @gqa_key_without_value(%ctx: !hip.context, %q: memref<1x1x64xf16>, %kv: memref<1x1x8xf16>, %s: memref<1xi32>, %t: memref<i32>, %o: memref<1x1x64xf16>, %k: memref<1x1x8x8xf16>) {
+  // A key without a value can be written only in the generic form: hip-ep's format
+  // takes key, value, past_key and past_value whenever values follow.
   // expected-error @+1 {{'hip.gqa' op key and value must both be provided or both be omitted (found key=present, value=absent)}}
-  hip.gqa(%ctx) ins(%q, %kv, %s, %t : memref<1x1x64xf16>, memref<1x1x8xf16>, memref<1xi32>, memref<i32>) outs(%o, %k, %k : memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>) {kv_num_heads = 1 : i64, num_heads = 8 : i64}
+  "hip.gqa"(%ctx, %q, %kv, %s, %t, %o, %k, %k) <{kv_num_heads = 1 : i64, num_heads = 8 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0>}> : (!hip.context, memref<1x1x64xf16>, memref<1x1x8xf16>, memref<1xi32>, memref<i32>, memref<1x1x64xf16>, memref<1x1x8x8xf16>, memref<1x1x8x8xf16>) -> ()
   func.return
 }

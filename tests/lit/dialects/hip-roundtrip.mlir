@@ -43,17 +43,16 @@ func.func @defaults_elided(%ctx: !hip.context, %d: memref<8x4xf32>, %i: memref<2
 
 // -----
 
-// Optional operands: in the ins list (rope's position_ids, layer_norm's bias) or
+// Optional operands: in the ins list (layer_norm's bias; rope's position_ids,
+// which text must write: hip-ep's format takes it whenever a value follows) or
 // behind their own keyword (matmul_nbits' zero_points, pad's cval, slice's steps).
 // CHECK-LABEL: func.func @optional_operands
-// CHECK:         hip.rope(%{{.+}}) ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<1x8x64xf16>, memref<32x32xf16>, memref<32x32xf16>) outs(%{{.+}} : memref<1x8x64xf16>) {interleaved = 0 : i64, num_heads = 8 : i64, rotary_embedding_dim = 64 : i64}
 // CHECK:         hip.rope(%{{.+}}) ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : memref<1x8x64xf16>, memref<1xi64>, memref<32x32xf16>, memref<32x32xf16>) outs(%{{.+}} : memref<1x8x64xf16>)
 // CHECK:         hip.matmul_nbits(%{{.+}}) ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<1x64xf16>, memref<32x2x16xi8>, memref<32x2xf16>) zero_points(%{{.+}} : memref<32xi8>) outs(%{{.+}} : memref<1x32xf16>) {K = 64 : i64, N = 32 : i64, accuracy_level = 4 : i64, bits = 4 : i64, block_size = 32 : i64, zp_elem_size = 1 : i64}
 // CHECK:         hip.pad(%{{.+}}) ins(%{{.+}}, %{{.+}} : memref<8xf32>, memref<2xi64>) cval(%{{.+}} : memref<f32>) outs(%{{.+}} : memref<16xf32>)
 // CHECK:         hip.slice(%{{.+}}) ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<16xf32>, memref<1xi64>, memref<1xi64>) steps(%{{.+}} : memref<1xi64>) outs(%{{.+}} : memref<8xf32>)
 // CHECK:         hip.layer_norm(%{{.+}}) ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<4x8xf32>, memref<8xf32>, memref<8xf32>) outs(%{{.+}}, %{{.+}} : memref<4x8xf32>, memref<4xf32>)
 func.func @optional_operands(%ctx: !hip.context, %q: memref<1x8x64xf16>, %pos: memref<1xi64>, %cos: memref<32x32xf16>, %sin: memref<32x32xf16>, %act: memref<1x64xf16>, %w: memref<32x2x16xi8>, %sc: memref<32x2xf16>, %zp: memref<32xi8>, %y: memref<1x32xf16>, %v8: memref<8xf32>, %pads: memref<2xi64>, %cv: memref<f32>, %v16: memref<16xf32>, %x: memref<4x8xf32>, %mean: memref<4xf32>) {
-  hip.rope(%ctx) ins(%q, %cos, %sin : memref<1x8x64xf16>, memref<32x32xf16>, memref<32x32xf16>) outs(%q : memref<1x8x64xf16>) {interleaved = 0 : i64, num_heads = 8 : i64, rotary_embedding_dim = 64 : i64}
   hip.rope(%ctx) ins(%q, %pos, %cos, %sin : memref<1x8x64xf16>, memref<1xi64>, memref<32x32xf16>, memref<32x32xf16>) outs(%q : memref<1x8x64xf16>) {interleaved = 0 : i64, num_heads = 8 : i64, rotary_embedding_dim = 64 : i64}
   hip.matmul_nbits(%ctx) ins(%act, %w, %sc : memref<1x64xf16>, memref<32x2x16xi8>, memref<32x2xf16>) zero_points(%zp : memref<32xi8>) outs(%y : memref<1x32xf16>) {K = 64 : i64, N = 32 : i64, bits = 4 : i64, block_size = 32 : i64, accuracy_level = 4 : i64, zp_elem_size = 1 : i64}
   hip.pad(%ctx) ins(%v8, %pads : memref<8xf32>, memref<2xi64>) cval(%cv : memref<f32>) outs(%v16 : memref<16xf32>) {mode = "constant"}
@@ -163,7 +162,7 @@ func.func private @else(!hip.context, memref<16xf32>)
 // CHECK:         %[[O:.+]] = hip.alloc_output(%{{.+}}, %{{.+}}) {out_idx = 0 : i64} : memref<?x4xf16>
 // CHECK:         hip.readback_scalar(%{{.+}}, %{{.+}} : memref<i64>) -> i64
 // CHECK:         hip.readback_dim(%{{.+}}, %{{.+}} : memref<i32>) -> index
-// CHECK:         hip.synchronize(%{{.+}})
+// CHECK:         memplan.synchronize(%{{.+}})
 // CHECK:         hip.get_constant(%{{.+}}, %{{.+}}) : memref<4xf32>
 // CHECK:         hip.constant {value = dense<1.000000e+00> : tensor<4xf32>} : tensor<4xf32>
 // CHECK:         hip.constant {location = "w.bin", offset = 0 : i64, size = 16 : i64} : tensor<4xf32>
@@ -176,7 +175,7 @@ func.func @runtime(%ctx: !hip.context, %n: index, %s: memref<i64>, %d: memref<i3
   %o = hip.alloc_output(%ctx, %n) {out_idx = 0 : i64} : memref<?x4xf16>
   %v = hip.readback_scalar(%ctx, %s : memref<i64>) -> i64
   %e = hip.readback_dim(%ctx, %d : memref<i32>) -> index
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %g = hip.get_constant(%ctx, %i) : memref<4xf32>
   %c1 = hip.constant {value = dense<1.0> : tensor<4xf32>} : tensor<4xf32>
   %c2 = hip.constant {location = "w.bin", offset = 0 : i64, size = 16 : i64} : tensor<4xf32>
@@ -185,16 +184,16 @@ func.func @runtime(%ctx: !hip.context, %n: index, %s: memref<i64>, %d: memref<i3
 
 // -----
 
-// memplan's own hip.launch, for kernels no dialect lists: empty ins left out,
+// memplan's own memplan.launch, for kernels no dialect lists: empty ins left out,
 // nested symbols, tensor results after `->`.
 // CHECK-LABEL: func.func @launch
-// CHECK:         hip.launch @fused(%{{.+}}) ins(%{{.+}} : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%{{.+}} : memref<4xf32>) {block = 256 : i64}
-// CHECK:         hip.launch @"lib-v2"::@kernel(%{{.+}}) outs(%{{.+}} : memref<4xf32>)
-// CHECK:         hip.launch @k(%{{.+}}) ins(%{{.+}} : tensor<4xf32>) outs(%{{.+}} : tensor<4xf32>) -> tensor<4xf32>
+// CHECK:         memplan.launch @fused(%{{.+}}) ins(%{{.+}} : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%{{.+}} : memref<4xf32>) {block = 256 : i64}
+// CHECK:         memplan.launch @"lib-v2"::@kernel(%{{.+}}) outs(%{{.+}} : memref<4xf32>)
+// CHECK:         memplan.launch @k(%{{.+}}) ins(%{{.+}} : tensor<4xf32>) outs(%{{.+}} : tensor<4xf32>) -> tensor<4xf32>
 func.func @launch(%ctx: !hip.context, %a: memref<?x8xf32, strided<[8, 1], offset: ?>>, %b: memref<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
-  hip.launch @fused(%ctx) ins(%a : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%b : memref<4xf32>) {block = 256 : i64}
-  hip.launch @"lib-v2"::@kernel(%ctx) ins() outs(%b : memref<4xf32>)
-  %r = hip.launch @k(%ctx) ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>
+  memplan.launch @fused(%ctx) ins(%a : memref<?x8xf32, strided<[8, 1], offset: ?>>) outs(%b : memref<4xf32>) {block = 256 : i64}
+  memplan.launch @"lib-v2"::@kernel(%ctx) outs(%b : memref<4xf32>)
+  %r = memplan.launch @k(%ctx) ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
 

@@ -56,3 +56,26 @@ func.func @empty_defaults(%i: index, %a: i32) -> i32 {
   return %0 : i32
 }
 func.func private @side_effect()
+
+// -----
+
+// scf.execute_region has no implicit terminator: MLIR prints its scf.yield with or
+// without results (xDSL drops a result-less one, which MLIR then rejects).
+// CHECK-LABEL: func.func @execute_region
+// CHECK:       scf.execute_region {
+// CHECK-NEXT:    func.call @side_effect() : () -> ()
+// CHECK-NEXT:    scf.yield
+// CHECK-NEXT:  }
+// CHECK:       scf.execute_region -> (i32) {
+// CHECK:         scf.yield %{{.+}} : i32
+func.func @execute_region(%a: i32) -> i32 {
+  scf.execute_region {
+    func.call @side_effect() : () -> ()
+    scf.yield
+  }
+  %0 = scf.execute_region -> i32 {
+    scf.yield %a : i32
+  }
+  return %0 : i32
+}
+func.func private @side_effect()

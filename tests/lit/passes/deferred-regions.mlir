@@ -51,7 +51,7 @@ func.func @read_in_a_deferred_region(%ctx: !hip.context, %x: i64, %o: memref<1xf
 // OPT-LABEL: func.func @read_in_an_inline_region
 // OPT:             %[[A:.+]] = memref.alloc() : memref<1xi64>
 // OPT:             scf.execute_region
-// OPT:             hip.synchronize
+// OPT:             memplan.synchronize
 // OPT-NOT:         memref.alloc
 // OPT:             memref.store %{{.+}}, %[[A]]
 // POOL-LABEL: func.func @read_in_an_inline_region
@@ -67,7 +67,7 @@ func.func @read_in_an_inline_region(%ctx: !hip.context, %x: i64, %o: memref<1xf3
     hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xf32>) {to = 1 : i64}
     scf.yield
   }
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %b = memref.alloc() : memref<1xi64>
   memref.store %x, %b[%c0] : memref<1xi64>
   hip.cast(%ctx) ins(%b : memref<1xi64>) outs(%p : memref<1xf32>) {to = 1 : i64}
@@ -82,7 +82,7 @@ func.func @read_in_an_inline_region(%ctx: !hip.context, %x: i64, %o: memref<1xf3
 // OPT-COUNT-2:     memref.alloc() : memref<4xf32>
 // POOL-LABEL: func.func @deferred_inside_a_loop
 // POOL:            %[[A:.+]] = memref.alloc() : memref<4xf32>
-// POOL:            hip.launch @fill(%{{.+}}) outs(%[[A]] : memref<4xf32>)
+// POOL:            memplan.launch @fill(%{{.+}}) outs(%[[A]] : memref<4xf32>)
 // PLAN-LABEL: func.func @deferred_inside_a_loop
 // SCALARS-LABEL: func.func @deferred_inside_a_loop
 func.func @deferred_inside_a_loop(%ctx: !hip.context, %v: f32, %n: index, %o: memref<4xf32>) {
@@ -92,7 +92,7 @@ func.func @deferred_inside_a_loop(%ctx: !hip.context, %v: f32, %n: index, %o: me
   %a = memref.alloc() : memref<4xf32>
   scf.for %i = %c0 to %n step %c1 {
     "test.launch"() ({
-      hip.launch @fill(%ctx) outs(%a : memref<4xf32>)
+      memplan.launch @fill(%ctx) outs(%a : memref<4xf32>)
       "test.end"() : () -> ()
     }) : () -> ()
     %after = arith.addi %i, %c1 : index

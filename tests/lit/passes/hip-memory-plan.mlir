@@ -35,13 +35,13 @@ func.func @small_decoder_step(%ctx: !hip.context, %x: memref<1x64xf16>, %w: memr
   %total_i32 = memref.alloc() : memref<1xi32>
   hip.cast(%ctx) ins(%total_len : memref<1xi64>) outs(%total_i32 : memref<1xi32>) {to = 6 : i64}
   %h = memref.alloc() : memref<1x64xf16>
-  hip.launch @rope(%ctx) ins(%x, %total_i32 : memref<1x64xf16>, memref<1xi32>) outs(%h : memref<1x64xf16>)
+  memplan.launch @rope(%ctx) ins(%x, %total_i32 : memref<1x64xf16>, memref<1xi32>) outs(%h : memref<1x64xf16>)
   // %total_i32 is dead in program order, but the kernel reading it may still be
   // pending when the host stores here: %positions may not take its bytes.
   %positions = memref.alloc() : memref<32xi64>
   memref.store %past, %positions[%c0] : memref<32xi64>
   %h2 = memref.alloc() : memref<1x64xf16>
-  hip.launch @rope(%ctx) ins(%h, %positions : memref<1x64xf16>, memref<32xi64>) outs(%h2 : memref<1x64xf16>)
+  memplan.launch @rope(%ctx) ins(%h, %positions : memref<1x64xf16>, memref<32xi64>) outs(%h2 : memref<1x64xf16>)
   // Device after device on one stream: %h3 may take the bytes of %h.
   %h3 = memref.alloc() : memref<1x64xf16>
   hip.matmul(%ctx) ins(%h2, %w : memref<1x64xf16>, memref<64x64xf16>) outs(%h3 : memref<1x64xf16>)

@@ -84,7 +84,7 @@ func.func @least_waste(%ctx: !hip.context, %in: memref<128xf32>, %in2: memref<64
   %small = memref.alloc() : memref<64xf32>
   hip.tanh(%ctx) ins(%in : memref<128xf32>) outs(%big : memref<128xf32>)
   hip.tanh(%ctx) ins(%in2 : memref<64xf32>) outs(%small : memref<64xf32>)
-  hip.launch @combine(%ctx) ins(%big, %small : memref<128xf32>, memref<64xf32>) outs(%out : memref<64xf32>)
+  memplan.launch @combine(%ctx) ins(%big, %small : memref<128xf32>, memref<64xf32>) outs(%out : memref<64xf32>)
   %c = memref.alloc() : memref<64xf32>
   hip.tanh(%ctx) ins(%in2 : memref<64xf32>) outs(%c : memref<64xf32>)
   hip.tanh(%ctx) ins(%c : memref<64xf32>) outs(%out : memref<64xf32>)
@@ -136,7 +136,7 @@ func.func @dynamic_same_size_value(%ctx: !hip.context, %n: index, %in: memref<?x
 // CHECK:         %[[B:.+]] = memref.alloc(%[[M:.+]]) : memref<?xf32>
 // CHECK:         memref.alloc() : memref<16xf32>
 // CHECK-NOT:     memref.alloc
-// CHECK:         hip.launch @k(%{{.+}}) ins(%[[A]], %[[B]] : memref<?xf32>, memref<?xf32>)
+// CHECK:         memplan.launch @k(%{{.+}}) ins(%[[A]], %[[B]] : memref<?xf32>, memref<?xf32>)
 func.func @dynamic_different_size_values(%ctx: !hip.context, %n: index, %m: index, %in: memref<?xf32>, %out: memref<?xf32>, %s: memref<16xf32>) {
   %a = memref.alloc(%n) : memref<?xf32>
   hip.tanh(%ctx) ins(%in : memref<?xf32>) outs(%a : memref<?xf32>)
@@ -149,7 +149,7 @@ func.func @dynamic_different_size_values(%ctx: !hip.context, %n: index, %m: inde
   hip.tanh(%ctx) ins(%c : memref<16xf32>) outs(%s : memref<16xf32>)
   %d = memref.alloc(%n) : memref<?xf32>
   hip.tanh(%ctx) ins(%in : memref<?xf32>) outs(%d : memref<?xf32>)
-  hip.launch @k(%ctx) ins(%d, %b : memref<?xf32>, memref<?xf32>) outs(%out : memref<?xf32>)
+  memplan.launch @k(%ctx) ins(%d, %b : memref<?xf32>, memref<?xf32>) outs(%out : memref<?xf32>)
   return
 }
 
@@ -221,13 +221,13 @@ func.func @stricter_alignment(%ctx: !hip.context, %in: memref<64xf32>, %out: mem
 
 // -----
 
-// After hip.synchronize every device access before it is complete: the host
+// After memplan.synchronize every device access before it is complete: the host
 // may write the bytes a kernel read, and the pass reuses them.
 // CHECK-LABEL: func.func @synchronize_makes_reuse_legal
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<32xi64>
 // CHECK:         memref.store %{{.+}}, %[[A]][%{{.+}}] : memref<32xi64>
 // CHECK:         hip.cast(%{{.+}}) ins(%[[A]] : memref<32xi64>)
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc() : memref<32xi64>
 // CHECK:         memref.store %{{.+}}, %[[A]][%{{.+}}] : memref<32xi64>
 // CHECK:         hip.cast(%{{.+}}) ins(%[[A]] : memref<32xi64>)
@@ -236,7 +236,7 @@ func.func @synchronize_makes_reuse_legal(%ctx: !hip.context, %x: i64, %y: i64, %
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
   hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%ao : memref<32xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %b = memref.alloc() : memref<32xi64>
   memref.store %y, %b[%c0] : memref<32xi64>
   hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%bo : memref<32xf32>) {to = 1 : i64}
@@ -273,7 +273,7 @@ func.func @loop_keeps_buffer_busy(%ctx: !hip.context, %n: index, %x: i64, %y: i6
 // The same loop followed by a synchronize: reuse.
 // CHECK-LABEL: func.func @loop_then_synchronize
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<32xi64>
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc
 // CHECK:         memref.store %{{.+}}, %[[A]][%{{.+}}] : memref<32xi64>
 func.func @loop_then_synchronize(%ctx: !hip.context, %n: index, %x: i64, %y: i64, %o: memref<32xf32>) {
@@ -284,7 +284,7 @@ func.func @loop_then_synchronize(%ctx: !hip.context, %n: index, %x: i64, %y: i64
   scf.for %i = %c0 to %n step %c1 {
     hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
   }
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %b = memref.alloc() : memref<32xi64>
   memref.store %y, %b[%c0] : memref<32xi64>
   hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
@@ -386,7 +386,7 @@ func.func @several_blocks(%ctx: !hip.context, %in: memref<64xf32>, %out: memref<
 // CHECK-LABEL: func.func @host_store_through_subview
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
 // CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc
 // CHECK:         memref.subview %[[A]]
 func.func @host_store_through_subview(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
@@ -399,7 +399,7 @@ func.func @host_store_through_subview(%ctx: !hip.context, %i: index, %x: i32, %o
   %bv = memref.subview %b[0] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1]>>
   memref.store %x, %bv[%i] : memref<8xi32, strided<[1]>>
   hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %c = memref.alloc() : memref<16xi32>
   %cv = memref.subview %c[0] [8] [1] : memref<16xi32> to memref<8xi32, strided<[1]>>
   memref.store %x, %cv[%i] : memref<8xi32, strided<[1]>>
@@ -411,7 +411,7 @@ func.func @host_store_through_subview(%ctx: !hip.context, %i: index, %x: i32, %o
 // CHECK-LABEL: func.func @host_store_through_cast
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
 // CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc
 // CHECK:         memref.cast %[[A]]
 func.func @host_store_through_cast(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
@@ -424,7 +424,7 @@ func.func @host_store_through_cast(%ctx: !hip.context, %i: index, %x: i32, %o: m
   %bv = memref.cast %b : memref<16xi32> to memref<?xi32>
   memref.store %x, %bv[%i] : memref<?xi32>
   hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %c = memref.alloc() : memref<16xi32>
   %cv = memref.cast %c : memref<16xi32> to memref<?xi32>
   memref.store %x, %cv[%i] : memref<?xi32>
@@ -436,7 +436,7 @@ func.func @host_store_through_cast(%ctx: !hip.context, %i: index, %x: i32, %o: m
 // CHECK-LABEL: func.func @host_store_through_reinterpret_cast
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
 // CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc
 // CHECK:         memref.reinterpret_cast %[[A]]
 func.func @host_store_through_reinterpret_cast(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
@@ -449,7 +449,7 @@ func.func @host_store_through_reinterpret_cast(%ctx: !hip.context, %i: index, %x
   %bv = memref.reinterpret_cast %b to offset: [0], sizes: [4, 4], strides: [4, 1] : memref<16xi32> to memref<4x4xi32>
   memref.store %x, %bv[%i, %i] : memref<4x4xi32>
   hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %c = memref.alloc() : memref<16xi32>
   %cv = memref.reinterpret_cast %c to offset: [0], sizes: [4, 4], strides: [4, 1] : memref<16xi32> to memref<4x4xi32>
   memref.store %x, %cv[%i, %i] : memref<4x4xi32>
@@ -461,7 +461,7 @@ func.func @host_store_through_reinterpret_cast(%ctx: !hip.context, %i: index, %x
 // CHECK-LABEL: func.func @host_store_through_view
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<64xi8>
 // CHECK:         %[[B:.+]] = memref.alloc() : memref<64xi8>
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc
 // CHECK:         memref.view %[[A]]
 func.func @host_store_through_view(%ctx: !hip.context, %i: index, %x: i32, %o: memref<64xf32>) {
@@ -474,7 +474,7 @@ func.func @host_store_through_view(%ctx: !hip.context, %i: index, %x: i32, %o: m
   %bv = memref.view %b[%i][] : memref<64xi8> to memref<16xi32>
   memref.store %x, %bv[%i] : memref<16xi32>
   hip.cast(%ctx) ins(%b : memref<64xi8>) outs(%o : memref<64xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %c = memref.alloc() : memref<64xi8>
   %cv = memref.view %c[%i][] : memref<64xi8> to memref<16xi32>
   memref.store %x, %cv[%i] : memref<16xi32>
@@ -486,7 +486,7 @@ func.func @host_store_through_view(%ctx: !hip.context, %i: index, %x: i32, %o: m
 // CHECK-LABEL: func.func @host_store_through_expand_shape
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
 // CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc
 // CHECK:         memref.expand_shape %[[A]]
 func.func @host_store_through_expand_shape(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
@@ -499,7 +499,7 @@ func.func @host_store_through_expand_shape(%ctx: !hip.context, %i: index, %x: i3
   %bv = memref.expand_shape %b [[0, 1]] output_shape [4, 4] : memref<16xi32> into memref<4x4xi32>
   memref.store %x, %bv[%i, %i] : memref<4x4xi32>
   hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %c = memref.alloc() : memref<16xi32>
   %cv = memref.expand_shape %c [[0, 1]] output_shape [4, 4] : memref<16xi32> into memref<4x4xi32>
   memref.store %x, %cv[%i, %i] : memref<4x4xi32>
@@ -511,7 +511,7 @@ func.func @host_store_through_expand_shape(%ctx: !hip.context, %i: index, %x: i3
 // CHECK-LABEL: func.func @host_store_through_collapse_shape
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<4x4xi32>
 // CHECK:         %[[B:.+]] = memref.alloc() : memref<4x4xi32>
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc
 // CHECK:         memref.collapse_shape %[[A]]
 func.func @host_store_through_collapse_shape(%ctx: !hip.context, %i: index, %x: i32, %o: memref<4x4xf32>) {
@@ -524,7 +524,7 @@ func.func @host_store_through_collapse_shape(%ctx: !hip.context, %i: index, %x: 
   %bv = memref.collapse_shape %b [[0, 1]] : memref<4x4xi32> into memref<16xi32>
   memref.store %x, %bv[%i] : memref<16xi32>
   hip.cast(%ctx) ins(%b : memref<4x4xi32>) outs(%o : memref<4x4xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %c = memref.alloc() : memref<4x4xi32>
   %cv = memref.collapse_shape %c [[0, 1]] : memref<4x4xi32> into memref<16xi32>
   memref.store %x, %cv[%i] : memref<16xi32>
@@ -536,7 +536,7 @@ func.func @host_store_through_collapse_shape(%ctx: !hip.context, %i: index, %x: 
 // CHECK-LABEL: func.func @host_store_through_memory_space_cast
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
 // CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc
 // CHECK:         memref.memory_space_cast %[[A]]
 func.func @host_store_through_memory_space_cast(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
@@ -549,7 +549,7 @@ func.func @host_store_through_memory_space_cast(%ctx: !hip.context, %i: index, %
   %bv = memref.memory_space_cast %b : memref<16xi32> to memref<16xi32, 1>
   memref.store %x, %bv[%i] : memref<16xi32, 1>
   hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %c = memref.alloc() : memref<16xi32>
   %cv = memref.memory_space_cast %c : memref<16xi32> to memref<16xi32, 1>
   memref.store %x, %cv[%i] : memref<16xi32, 1>
@@ -561,7 +561,7 @@ func.func @host_store_through_memory_space_cast(%ctx: !hip.context, %i: index, %
 // CHECK-LABEL: func.func @host_store_through_assume_alignment
 // CHECK:         %[[A:.+]] = memref.alloc() : memref<16xi32>
 // CHECK:         %[[B:.+]] = memref.alloc() : memref<16xi32>
-// CHECK:         hip.synchronize
+// CHECK:         memplan.synchronize
 // CHECK-NOT:     memref.alloc
 // CHECK:         memref.assume_alignment %[[A]]
 func.func @host_store_through_assume_alignment(%ctx: !hip.context, %i: index, %x: i32, %o: memref<16xf32>) {
@@ -574,7 +574,7 @@ func.func @host_store_through_assume_alignment(%ctx: !hip.context, %i: index, %x
   %bv = memref.assume_alignment %b, 16 : memref<16xi32>
   memref.store %x, %bv[%i] : memref<16xi32>
   hip.cast(%ctx) ins(%b : memref<16xi32>) outs(%o : memref<16xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %c = memref.alloc() : memref<16xi32>
   %cv = memref.assume_alignment %c, 16 : memref<16xi32>
   memref.store %x, %cv[%i] : memref<16xi32>

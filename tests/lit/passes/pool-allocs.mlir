@@ -112,7 +112,7 @@ func.func @shared_after_synchronize(%ctx: !hip.context, %x: i64, %o: memref<32xf
   %a = memref.alloc() : memref<32xi64>
   memref.store %x, %a[%c0] : memref<32xi64>
   hip.cast(%ctx) ins(%a : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
   hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}

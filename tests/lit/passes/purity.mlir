@@ -137,15 +137,15 @@ func.func @hip_ops(%ctx: !hip.context, %n: index, %a: memref<4xf32>, %b: memref<
   // CHECK-COUNT-2: hip.get_pool
   // CHECK-COUNT-2: hip.alloc
   // CHECK-COUNT-2: hip.add
-  // CHECK-COUNT-2: hip.synchronize
+  // CHECK-COUNT-2: memplan.synchronize
   %p0 = hip.get_pool(%ctx, %n) : memref<?xi8>
   %p1 = hip.get_pool(%ctx, %n) : memref<?xi8>
   %x0 = hip.alloc(%ctx, %n) : memref<?x4xf32>
   %x1 = hip.alloc(%ctx, %n) : memref<?x4xf32>
   hip.add(%ctx) ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%b : memref<4xf32>)
   hip.add(%ctx) ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%b : memref<4xf32>)
-  hip.synchronize(%ctx)
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   return %p0, %p1, %x0, %x1 : memref<?xi8>, memref<?xi8>, memref<?x4xf32>, memref<?x4xf32>
 }
 

@@ -9,7 +9,7 @@
 // RUN: memplan-opt %s --split-input-file -p 'hip-memory-plan,verify-memory-plan' | FileCheck %s
 // The same shapes with a real race are still reported:
 // RUN: not memplan-opt %S/Inputs/verify-memory-plan-false-alarms-races.mlir --split-input-file -p verify-memory-plan 2>&1 >/dev/null | FileCheck %s --check-prefix=RACE
-// RACE: races.mlir:14:5: error: unordered accesses to %a {{.*}}: read of %a (host) by 'memref.load' {{.*}} and write of %a (device, stream %ctx) by 'hip.launch'
+// RACE: races.mlir:14:5: error: unordered accesses to %a {{.*}}: read of %a (host) by 'memref.load' {{.*}} and write of %a (device, stream %ctx) by 'memplan.launch'
 // RACE: races.mlir:33:3: error: unordered accesses to {{.*}} write of %a (host) by 'memref.store' {{.*}} and read of %a (device, stream %ctx) by 'hip.sign'
 // RACE: races.mlir:49:3: error: unordered accesses to overlapping bytes of %a and %b (both in %pool)
 // RACE: races.mlir:64:3: error: unordered accesses to %a {{.*}} write of %a (host) by 'memref.store' {{.*}} and read of %a (device, stream %ctx) by 'hip.sign' {{.*}} (in blocks that may run in either order)
@@ -23,7 +23,7 @@ func.func @while_two_regions(%ctx: !hip.context, %out: memref<4xf32>, %n: index)
   %a = memref.alloc() : memref<4xf32>
   %r = scf.while (%i = %c0) : (index) -> index {
     %more = arith.cmpi slt, %i, %n : index
-    hip.launch @fill(%ctx) outs(%a : memref<4xf32>)
+    memplan.launch @fill(%ctx) outs(%a : memref<4xf32>)
     scf.condition(%more) %i : index
   } do {
   ^bb0(%j: index):
@@ -48,7 +48,7 @@ func.func @chain_of_views(%ctx: !hip.context, %x: memref<4xf32>, %v: f32) {
   %r = memref.reinterpret_cast %a to offset: [0], sizes: [2, 2], strides: [2, 1] : memref<4xf32> to memref<2x2xf32>
   %s = memref.subview %r[1, 0] [1, 2] [1, 1] : memref<2x2xf32> to memref<2xf32, strided<[1], offset: 2>>
   hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   memref.store %v, %s[%c0] : memref<2xf32, strided<[1], offset: 2>>
   hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   return
@@ -106,7 +106,7 @@ func.func @multi_block(%ctx: !hip.context, %x: memref<4xf32>, %v: f32, %c: i1) {
   hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
   cf.br ^bb2
 ^bb2:
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   memref.store %v, %a[%c0] : memref<4xf32>
   return
 }

@@ -32,7 +32,7 @@ func.func @pool_overlap_after_synchronize(%ctx: !hip.context, %x: memref<4xf32>,
   %a = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
   hip.sign(%ctx) ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
   hip.sign(%ctx) ins(%a : memref<4xf32>) outs(%x : memref<4xf32>)
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %b = memref.view %pool[%c0][] : memref<?xi8> to memref<4xf32>
   memref.store %v, %b[%c0] : memref<4xf32>
   return
@@ -164,7 +164,7 @@ func.func @loop_iterations_synchronized(%ctx: !hip.context, %out: memref<1xi32>,
     %a = memref.view %pool[%c0][] : memref<?xi8> to memref<1xi64>
     memref.store %v, %a[%c0] : memref<1xi64>
     hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%out : memref<1xi32>) {to = 6 : i64}
-    hip.synchronize(%ctx)
+    memplan.synchronize(%ctx)
   }
   return
 }
@@ -291,7 +291,7 @@ func.func @views_of_one_buffer(%ctx: !hip.context, %x: memref<2x4xf32>) -> f32 {
   hip.sign(%ctx) ins(%x : memref<2x4xf32>) outs(%a : memref<2x4xf32>)
   %flat = memref.collapse_shape %a [[0, 1]] : memref<2x4xf32> into memref<8xf32>
   %row = memref.subview %a[1, 0] [1, 4] [1, 1] : memref<2x4xf32> to memref<4xf32, strided<[1], offset: 4>>
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %r = memref.load %row[%c0] : memref<4xf32, strided<[1], offset: 4>>
   %s = memref.load %flat[%c0] : memref<8xf32>
   %t = arith.addf %r, %s : f32
@@ -389,7 +389,7 @@ func.func @merged_generation_filled_by_a_loop(%ctx: !hip.context, %x: memref<4xf
   hip.tanh(%ctx) ins(%x : memref<4xf32>) outs(%slot : memref<4xf32>)
   %half = memref.reinterpret_cast %slot to offset: [0], sizes: [2], strides: [1] : memref<4xf32> to memref<2xf32>
   hip.neg(%ctx) ins(%x : memref<4xf32>) outs(%half : memref<2xf32>)
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   scf.for %i = %c0 to %c4 step %c1 {
     memref.store %v, %slot[%i] : memref<4xf32>
   }
@@ -411,7 +411,7 @@ func.func @merged_generation_partly_filled(%ctx: !hip.context, %x: memref<4xf32>
   // ERR: [[# @LINE + 2]]:3: error: unordered accesses to overlapping bytes of %slot and %half {{.*}}; accesses of %half lie between accesses of %slot
   // ERR: [[# @LINE + 6]]:3: note: the other access is here
   hip.neg(%ctx) ins(%x : memref<4xf32>) outs(%half : memref<2xf32>)
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   scf.for %i = %c0 to %c3 step %c1 {
     memref.store %v, %slot[%i] : memref<4xf32>
   }

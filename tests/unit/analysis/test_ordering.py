@@ -172,9 +172,9 @@ def test_seed_race_host_store_after_enqueued_read():
 
 
 def test_seed_synchronize_makes_the_bytes_free():
-    ordering, roots = analyse(SEED.replace("SYNC", "  hip.synchronize(%ctx)"))
+    ordering, roots = analyse(SEED.replace("SYNC", "  memplan.synchronize(%ctx)"))
     assert ordering.may_share(roots["a"], roots["b"])
-    assert [op.name for op in ordering.sync_points()] == ["hip.synchronize"]
+    assert [op.name for op in ordering.sync_points()] == ["memplan.synchronize"]
     # the outputs are returned: they never give their bytes away
     assert ordering.info(roots["ao"]).returned_by is not None
     assert not ordering.may_share(roots["ao"], roots["b"])

@@ -77,7 +77,7 @@ def test_two_calls_of_a_callee_with_scratch_race():
     """
     racy = _check(text.replace("SYNC", ""))
     assert len(racy) == 1 and racy[0].later.name == racy[0].earlier.name == "func.call"
-    assert _check(text.replace("SYNC", "hip.synchronize(%ctx)")) == []
+    assert _check(text.replace("SYNC", "memplan.synchronize(%ctx)")) == []
 
 
 def test_a_buffer_past_the_scratch_asked_for():

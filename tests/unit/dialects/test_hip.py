@@ -29,9 +29,8 @@ from memplan.dialects.hip import (
     Hip,
     KernelOp,
     KernelSpec,
-    LaunchOp,
-    SynchronizeOp,
 )
+from memplan.dialects.memplan_dialect import LaunchOp, Memplan, SynchronizeOp
 from memplan.interfaces import (
     MemoryEffectKind,
     memory_effects,
@@ -94,6 +93,18 @@ SAMPLE_ATTRS = {
 }
 
 
+def forced_optionals(spec: KernelSpec, clause: str) -> list:
+    """The optional operands of a clause that text must write: hip-ep's formats
+    take an optional operand whenever a value follows (`$a (`,` $b^)? `,` $c`), so
+    every one before the last required operand is written (rope's `position_ids`,
+    gqa's `key` to `past_value`)."""
+    defs = spec.clause(clause)
+    if any(d.arity == "variadic" for d in defs):
+        return []
+    last = max((i for i, d in enumerate(defs) if d.arity == "one"), default=-1)
+    return [d for d in defs[:last] if d.arity == "optional"]
+
+
 def kernel_text(spec: KernelSpec, *, optionals: bool, tensor: bool, name: str = "") -> str:
     """A use of the kernel with one `%v<i>` per operand (optionals and two values
     for a variadic when `optionals`), its required attributes, and in tensor mode
@@ -103,8 +114,10 @@ def kernel_text(spec: KernelSpec, *, optionals: bool, tensor: bool, name: str = 
 
     def values(clause: str) -> list[str]:
         out = []
+        forced = forced_optionals(spec, clause)
         for o in spec.clause(clause):
-            n = {"one": 1, "optional": int(optionals), "variadic": 2 if optionals else 1}[o.arity]
+            n = {"one": 1, "optional": int(optionals or o in forced),
+                 "variadic": 2 if optionals else 1}[o.arity]
             out += [f"%v{next(counter)}" for _ in range(n)]
         return out
 
@@ -151,7 +164,8 @@ def test_every_kernel_round_trips_with_its_required_operands_in_memref_mode(spec
     assert type(op) is KERNEL_OPS[f"hip.{spec.name}"]
     assert not op.results and not op.tensor_mode
     required = sum(1 for o in spec.operands if o.arity != "optional")
-    assert len(op.ins) + len(op.outs) == required
+    forced = sum(len(forced_optionals(spec, c)) for c in {o.clause for o in spec.operands})
+    assert len(op.ins) + len(op.outs) == required + forced
 
 
 @pytest.mark.parametrize("spec", KERNELS, ids=KERNEL_IDS)
@@ -244,10 +258,10 @@ def test_optional_operands_fill_from_the_left_and_keywords_select_groups():
 
 def test_launch_round_trips():
     text = in_func(
-        'hip.launch @"fused-kernel:0"(%ctx) ins(%a : memref<4x8xf32>) outs(%s : '
+        'memplan.launch @"fused-kernel:0"(%ctx) ins(%a : memref<4x8xf32>) outs(%s : '
         "memref<4x8xf32, strided<[8, 1], offset: ?>>) {grid = [4 : i64, 1 : i64]}",
-        "hip.launch @k(%ctx) outs(%a : memref<4x8xf32>)",
-        "hip.launch @lib::@k(%ctx) outs(%a : memref<4x8xf32>)",
+        "memplan.launch @k(%ctx) outs(%a : memref<4x8xf32>)",
+        "memplan.launch @lib::@k(%ctx) outs(%a : memref<4x8xf32>)",
     )
     first, second, third = body_ops(assert_round_trips(text))
     assert isinstance(first, LaunchOp) and first.kernel.root_reference.data == "fused-kernel:0"
@@ -266,8 +280,8 @@ def test_buffer_ops_round_trip():
         "%z = hip.alloc(%ctx) : memref<16xi32>",
         "hip.free(%ctx, %x) : memref<?x128xf32>",
         "hip.free(%ctx, %z) : memref<16xi32>",
-        "hip.synchronize(%ctx)",
-        'hip.synchronize(%ctx) {reason = "readback"}',
+        "memplan.synchronize(%ctx)",
+        'memplan.synchronize(%ctx) {reason = "readback"}',
     )
     ops = body_ops(assert_round_trips(text))
     pool, pool2, scratch, x, y, z = ops[:6]
@@ -302,7 +316,7 @@ def test_builders_produce_the_documented_text():
     for op in ops:
         op.verify()
     assert pool.result.type == MemRefType(i8, [DYNAMIC_INDEX])
-    assert show(launch) == "hip.launch @k(%ctx) ins(%buf : memref<4xf32>) outs(%buf : memref<4xf32>)"
+    assert show(launch) == "memplan.launch @k(%ctx) ins(%buf : memref<4xf32>) outs(%buf : memref<4xf32>)"
     assert show(neg) == "hip.neg(%ctx) ins(%buf : memref<4xf32>) outs(%buf : memref<4xf32>)"
     assert show(gemm) == (
         "hip.gemm(%ctx) ins(%buf, %buf : memref<4xf32>, memref<4xf32>) outs(%buf : memref<4xf32>) "
@@ -327,12 +341,14 @@ HIP_EP_OPS = """abs add alloc alloc_output and bias_gelu cast causal_conv_with_s
 """The 91 ops of hip-ep's HipOps.td."""
 
 
-def test_every_hip_ep_op_is_registered_and_memplan_adds_two():
+def test_the_hip_namespace_is_hip_eps_and_memplans_ops_are_its_own():
     registered = {op.name for op in Hip.operations}
     hip_ep = {f"hip.{n}" for n in HIP_EP_OPS}
     assert len(hip_ep) == 91
-    assert registered == hip_ep | {"hip.launch", "hip.synchronize"}
+    assert registered == hip_ep
     assert [t.name for t in Hip.attributes] == ["hip.context"]
+    assert {op.name for op in Memplan.operations} == {"memplan.launch", "memplan.synchronize"}
+    assert "memplan" in make_context().registered_dialect_names
 
 
 def test_kernel_classes_share_one_definition():
@@ -353,13 +369,13 @@ def test_kernel_classes_share_one_definition():
 INTERFACE_IR = in_func(
     "hip.mul(%ctx) ins(%a, %s : memref<4x8xf32>, memref<4x8xf32, strided<[8, 1], "
     "offset: ?>>) outs(%a : memref<4x8xf32>)",
-    "hip.launch @k(%ctx) ins(%h : memref<4x8xf16>) outs(%s, %a : memref<4x8xf32, "
+    "memplan.launch @k(%ctx) ins(%h : memref<4x8xf16>) outs(%s, %a : memref<4x8xf32, "
     "strided<[8, 1], offset: ?>>, memref<4x8xf32>)",
     "%pool = hip.get_pool(%ctx, %n) : memref<?xi8>",
     "%scratch = hip.get_host_scratch(%ctx, %n) : memref<?xi8>",
     "%x = hip.alloc(%ctx, %n) : memref<?x128xf32>",
     "hip.free(%ctx, %x) : memref<?x128xf32>",
-    "hip.synchronize(%ctx)",
+    "memplan.synchronize(%ctx)",
 )
 
 
@@ -454,8 +470,8 @@ def test_cse_keeps_allocations_and_synchronizations_apart():
         "%s2 = hip.get_host_scratch(%ctx, %n) : memref<?xi8>",
         "%x = hip.alloc(%ctx, %n) : memref<?xf32>",
         "%y = hip.alloc(%ctx, %n) : memref<?xf32>",
-        "hip.synchronize(%ctx)",
-        "hip.synchronize(%ctx)",
+        "memplan.synchronize(%ctx)",
+        "memplan.synchronize(%ctx)",
         "hip.neg(%ctx) ins(%a : memref<4x8xf32>) outs(%a : memref<4x8xf32>)",
         "hip.neg(%ctx) ins(%a : memref<4x8xf32>) outs(%a : memref<4x8xf32>)",
         '"test.use"(%p, %q, %s1, %s2, %x, %y) : (memref<?xi8>, memref<?xi8>, '
@@ -472,13 +488,13 @@ def test_cse_keeps_allocations_and_synchronizations_apart():
 def test_dce_drops_an_unused_allocation_but_not_kernels_or_syncs():
     text = in_func(
         "%p = hip.get_pool(%ctx, %n) : memref<?xi8>",
-        "hip.synchronize(%ctx)",
+        "memplan.synchronize(%ctx)",
         "hip.neg(%ctx) ins(%a : memref<4x8xf32>) outs(%a : memref<4x8xf32>)",
     )
     ctx = make_context()
     module = Parser(ctx, text).parse_module()
     DeadCodeElimination().apply(ctx, module)
-    assert [op.name for op in body_ops(module)] == ["hip.synchronize", "hip.neg"]
+    assert [op.name for op in body_ops(module)] == ["memplan.synchronize", "hip.neg"]
 
 
 def test_readbacks_synchronize_then_read_on_the_host():
@@ -540,16 +556,32 @@ def generic_func(line: str, arg_types: str) -> str:
 
 INVALID = [
     # kernel family
+    # hip-ep's verifyDpsComputeOp (only add, mul, miopen.add/softmax, silu, matmul,
+    # rms_norm, layer_norm, transpose want one kind), then MLIR's destination-style
+    # rule (every kernel).
     (in_func("hip.add(%ctx) ins(%a, %a : memref<4x8xf32>, memref<4x8xf32>) outs(%t : tensor<4xf32>)",
+             args="%ctx: !hip.context, %a: memref<4x8xf32>, %t: tensor<4xf32>"),
+     "'hip.add' op all data operands must be the same kind (all tensor or all memref)"),
+    (in_func("hip.sigmoid(%ctx) ins(%a : memref<4x8xf32>) outs(%t : tensor<4xf32>)",
+             args="%ctx: !hip.context, %a: memref<4x8xf32>, %t: tensor<4xf32>"),
+     "'hip.sigmoid' op expected the number of tensor results (0) to be equal to the number of "
+     "output tensors (1)"),
+    (in_func("hip.add(%ctx) ins(%t, %t : tensor<4xf32>, tensor<4xf32>) outs(%a : memref<4x8xf32>)",
              args="%ctx: !hip.context, %a: memref<4x8xf32>, %t: tensor<4xf32>"),
      "'hip.add' op all data operands must be the same kind (all tensor or all memref)"),
     (in_func("hip.sigmoid(%ctx) ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>)",
              args="%ctx: !hip.context, %t: tensor<4xf32>"),
-     "'hip.sigmoid' op tensor mode requires 1 result(s), got 0"),
-    (in_func("hip.launch @k(%ctx) ins(%a : memref<4x8xf32>) outs()"),
-     "'hip.launch' op expects at least 1 outs operand, but got 0"),
-    (in_func("hip.launch @k(%ctx) ins(%n : index) outs(%a : memref<4x8xf32>)"),
-     "'hip.launch' op operand #1 must be ranked tensor or memref, but got 'index'"),
+     "'hip.sigmoid' op expected the number of tensor results (0) to be equal to the number of "
+     "output tensors (1)"),
+    (in_func("%r = hip.sigmoid(%ctx) ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) : tensor<8xf32>",
+             args="%ctx: !hip.context, %t: tensor<4xf32>"),
+     "'hip.sigmoid' op expected type of operand #2 ('tensor<4xf32>') to match type of "
+     "corresponding result ('tensor<8xf32>')"),
+    (in_func('"memplan.launch"(%ctx, %a) <{kernel = @k, operandSegmentSizes = array<i32: 1, 1, 0>}> '
+             ": (!hip.context, memref<4x8xf32>) -> ()"),
+     "'memplan.launch' op expects at least 1 outs operand, but got 0"),
+    (in_func("memplan.launch @k(%ctx) ins(%n : index) outs(%a : memref<4x8xf32>)"),
+     "'memplan.launch' op operand #1 must be ranked tensor or memref, but got 'index'"),
     (in_func("hip.exp(%ctx) ins(%a : memref<4x8xf32>) outs(%k : index)"),
      "'hip.exp' op operand #2 must be ranked tensor or memref, but got 'index'"),
     (in_func("hip.cast(%ctx) ins(%a : memref<4x8xf32>) outs(%a : memref<4x8xf32>) {to = \"f16\"}"),
@@ -593,8 +625,8 @@ INVALID = [
      "'hip.alloc' op dynamic size operand #0 must be index, but got memref<4xf32>"),
     (in_func("hip.free(%ctx, %n) : index"),
      "'hip.free' op operand #1 must be a ranked memref, but got index"),
-    (generic_func('"hip.synchronize"(%x) : (index) -> ()', "index, memref<4xf32>, index"),
-     "'hip.synchronize' op operand #0 must be !hip.context, but got index"),
+    (generic_func('"memplan.synchronize"(%x) : (index) -> ()', "index, memref<4xf32>, index"),
+     "'memplan.synchronize' op operand #0 must be !hip.context, but got index"),
 ]
 
 
@@ -655,7 +687,7 @@ PARSE_ERRORS = [
      "'hip.top_k' expects 2 operand(s) in 'outs', got 1"),
     ("hip.add(%ctx) ins(%a, %a : memref<4x8xf32>, memref<4x8xf32>)", "outs"),
     ("hip.neg(%ctx) outs(%a : memref<4x8xf32>)", "ins"),
-    ("hip.launch(%ctx) outs(%a : memref<4x8xf32>)", "expected a kernel symbol"),
+    ("memplan.launch(%ctx) outs(%a : memref<4x8xf32>)", "expected a kernel symbol"),
     ("hip.add(%n) ins(%a, %a : memref<4x8xf32>, memref<4x8xf32>) outs(%a : memref<4x8xf32>)",
      "operand is used with type !hip.context"),
     ("%p = hip.get_pool(%ctx) : memref<?xi8>", "expected 2 operands, got 1"),
@@ -706,29 +738,32 @@ def test_interfaces_answer_without_importing_anything_for_its_side_effect():
 
 
 def _hip_op_mentions(path) -> list[str]:
-    """Where a module asks for a hip op by name: a string (other than a docstring)
-    holding a hip op name, or an `isinstance`/`is` test against a hip op class
-    imported from memplan's hip dialect. Building a hip op (a pass that creates a
-    pool) is not asking, nor is testing a value's type for `!hip.context`."""
+    """Where a module asks for a hip (or memplan) op by name: a string (other than a
+    docstring) holding a hip or memplan op name, or an `isinstance`/`is` test against
+    an op class imported from memplan's hip or memplan dialect. Building a hip op (a
+    pass that creates a pool) is not asking, nor is testing a value's type for
+    `!hip.context`."""
     import ast
     import re
 
-    names = sorted((op.name for op in Hip.operations), key=len, reverse=True)
+    ops = (*Hip.operations, *Memplan.operations)
+    names = sorted((op.name for op in ops), key=len, reverse=True)
     pattern = re.compile(r"(?<![\w.])(" + "|".join(re.escape(n) for n in names) + r")(?![\w.])")
-    op_classes = {op.__name__ for op in Hip.operations} | {"KernelOp"}
+    op_classes = {op.__name__ for op in ops} | {"KernelOp"}
+    own = ("memplan.dialects.hip", "memplan.dialects.memplan_dialect")
     tree = ast.parse(path.read_text())
     imported: set[str] = set()  # local names of hip op classes
     modules: set[str] = set()  # local names of memplan's hip modules
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("memplan.dialects"):
             for alias in node.names:
-                if (node.module or "").startswith("memplan.dialects.hip") and alias.name in op_classes:
+                if (node.module or "").startswith(own) and alias.name in op_classes:
                     imported.add(alias.asname or alias.name)
-                if node.module == "memplan.dialects" and alias.name.startswith("hip"):
+                if node.module == "memplan.dialects" and alias.name.startswith(("hip", "memplan_dialect")):
                     modules.add(alias.asname or alias.name)
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith("memplan.dialects.hip") and alias.asname:
+                if alias.name.startswith(own) and alias.asname:
                     modules.add(alias.asname)
 
     def is_hip_class(node: ast.AST) -> str | None:
@@ -780,27 +815,32 @@ def test_the_name_check_catches_each_kind_of_mention(tmp_path):
         "LIMIT = 1\n"
         '"""So may attribute docstrings: hip.readback_dim."""\n'
         "from memplan.dialects.hip import ReadbackScalarOp\n"
+        "from memplan.dialects.memplan_dialect import SynchronizeOp\n"
         "def f(op):\n"
         "    if op.name == 'hip.readback_dim':\n"
         "        return isinstance(op, ReadbackScalarOp)\n"
+        "    if op.name == 'memplan.synchronize':\n"
+        "        return isinstance(op, SynchronizeOp)\n"
         "    return type(op) is ReadbackScalarOp\n"
     )
     assert [m.split(": ", 1)[1] for m in _hip_op_mentions(probe)] == [
         "string 'hip.readback_dim'",
         "isinstance test on ReadbackScalarOp",
+        "string 'memplan.synchronize'",
+        "isinstance test on SynchronizeOp",
         "compared with ReadbackScalarOp",
     ]
 
 
 def test_a_kernel_launch_is_no_call_but_an_outlined_body_is():
-    """`hip.launch @k` names a device kernel whose effects it declares; `hip.loop`
+    """`memplan.launch @k` names a device kernel whose effects it declares; `hip.loop`
     runs a function with the context. Only the latter may touch context memory."""
     from memplan.analysis.calls import CallGraph
 
     module = parse(
         "builtin.module {\n"
         "  func.func @launches(%ctx: !hip.context, %a: memref<4xf32>, %n: index) {\n"
-        "    hip.launch @kernel(%ctx) ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)\n"
+        "    memplan.launch @kernel(%ctx) ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)\n"
         "    func.return\n"
         "  }\n"
         "  func.func @loops(%ctx: !hip.context, %a: memref<4xf32>, %n: index) {\n"

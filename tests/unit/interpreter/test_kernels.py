@@ -113,7 +113,7 @@ def test_transpose_reduce_cumsum_mod_where_read_their_parameters(parse):
 
 
 def test_a_launch_is_a_deterministic_function_of_its_symbol_and_inputs(parse):
-    line = "hip.launch @mystery(%ctx) ins(%a : memref<3x4xf32>) outs(%o : memref<5xf32>)"
+    line = "memplan.launch @mystery(%ctx) ins(%a : memref<3x4xf32>) outs(%o : memref<5xf32>)"
     op = kernel(parse, line)
     first, again, other = run(op, A)[0], run(op, A.copy())[0], run(op, C)[0]
     np.testing.assert_array_equal(first, again)

@@ -32,7 +32,7 @@ def test_late_schedule_leaves_kernels_queued_until_needed(parse):
 
 def test_synchronize_drains_the_queue(parse):
     module = parse(PENDING_READ.replace(
-        "  %v = memref.load", "  hip.synchronize(%ctx)\n  %v = memref.load"))
+        "  %v = memref.load", "  memplan.synchronize(%ctx)\n  %v = memref.load"))
     outcomes = {run_function(module, "f", s).results for s in default_schedules(6)}
     assert len(outcomes) == 1
     (value,) = outcomes.pop()

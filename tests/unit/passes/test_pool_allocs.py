@@ -348,7 +348,7 @@ func.func @host(%ctx: !hip.context, %x: i64, %o: memref<32xf32>) {
   %b = memref.alloc() : memref<32xi64>
   memref.store %x, %b[%c0] : memref<32xi64>
   hip.cast(%ctx) ins(%b : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   %c = memref.alloc() : memref<32xi64>
   memref.store %x, %c[%c0] : memref<32xi64>
   hip.cast(%ctx) ins(%c : memref<32xi64>) outs(%o : memref<32xf32>) {to = 1 : i64}
@@ -438,7 +438,7 @@ def random_program(seed: int) -> str:
             lines.append("  %late = arith.addi %n, %n : index")
             sizes.append("%late")
         elif roll < 0.2:
-            lines.append("  hip.synchronize(%ctx)")
+            lines.append("  memplan.synchronize(%ctx)")
         if rng.random() < 0.3:
             size = rng.choice(sizes)
             t = rng.choice(["memref<?xf32>", "memref<?xi8>"])

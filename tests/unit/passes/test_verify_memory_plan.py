@@ -87,5 +87,5 @@ def test_synchronize_between_makes_reuse_legal():
       hip.cast(%ctx) ins(%a : memref<1xi64>) outs(%o : memref<1xi32>) {to = 6 : i64}
       return
     }"""
-    assert check_module(_parse(text.replace("SYNC", "hip.synchronize(%ctx)"))) == []
+    assert check_module(_parse(text.replace("SYNC", "memplan.synchronize(%ctx)"))) == []
     assert len(check_module(_parse(text.replace("SYNC", "")))) == 1

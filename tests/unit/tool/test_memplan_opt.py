@@ -91,7 +91,7 @@ HIP_FUNC = """\
 func.func @step(%ctx: !hip.context, %a: memref<4xf32>) {
   %b = memref.alloc() : memref<4xf32>
   hip.add(%ctx) ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%b : memref<4xf32>)
-  hip.synchronize(%ctx)
+  memplan.synchronize(%ctx)
   return
 }
 """
@@ -105,13 +105,13 @@ def test_stock_xdsl_opt_reads_hip_and_lists_memplan_passes(tmp_path):
     result = subprocess.run([xdsl_opt, str(source)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "hip.add(%ctx) ins(%a, %a" in result.stdout
-    assert "hip.synchronize(%ctx)" in result.stdout
+    assert "memplan.synchronize(%ctx)" in result.stdout
     # memplan's CSE runs under its universe name, next to xDSL's own `cse`.
     cleaned = subprocess.run(
         [xdsl_opt, str(source), "-p", "memplan-cse"], capture_output=True, text=True
     )
     assert cleaned.returncode == 0, cleaned.stderr
-    assert "hip.synchronize(%ctx)" in cleaned.stdout
+    assert "memplan.synchronize(%ctx)" in cleaned.stdout
 
 
 def test_multiverse_sees_memplan():

@@ -4,9 +4,9 @@ func.func @kernel_without_context(%ctx: index, %a: memref<4xf32>) {
   return
 }
 // -----
-// hip.synchronize waits for a context.
+// memplan.synchronize waits for a context.
 func.func @synchronize_without_context(%a: memref<4xf32>) {
-  hip.synchronize(%a)
+  memplan.synchronize(%a)
   return
 }
 // -----

@@ -4,7 +4,7 @@ func.func @unknown_dialect_op() {
   return
 }
 // -----
-// A hip op that does not exist (a kernel memplan does not list is hip.launch).
+// A hip op that does not exist (a kernel no dialect lists is memplan.launch).
 func.func @unknown_hip_op(%ctx: !hip.context, %a: memref<4xf32>) {
   hip.frobnicate(%ctx) ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)
   return

@@ -7,7 +7,7 @@ func.func @while_race(%ctx: !hip.context, %n: index) {
   %a = memref.alloc() : memref<4xf32>
   %r = scf.while (%i = %c0) : (index) -> index {
     %more = arith.cmpi slt, %i, %n : index
-    hip.launch @fill(%ctx) outs(%a : memref<4xf32>)
+    memplan.launch @fill(%ctx) outs(%a : memref<4xf32>)
     scf.condition(%more) %i : index
   } do {
   ^bb0(%j: index):
