@@ -9,12 +9,13 @@ from memplan.dialects import MEMPLAN_DIALECTS, MLIR_SYNTAX_OVERRIDES, TEST_DIALE
 from memplan.opaque import OpaqueAttributeContext
 
 
-def make_context(
-    *, allow_unregistered: bool = False, test_dialect: bool = False
-) -> Context:
-    """A context that reads everything memplan-opt reads, with MLIR's memref syntax;
-    with `test_dialect`, MLIR's test ops too (`memplan.dialects.mlir_test`). The
-    memref ops carry memplan's canonicalization patterns from then on."""
+def make_context(*, allow_unregistered: bool = False) -> Context:
+    """A context that reads everything memplan-opt reads, with MLIR's memref syntax
+    and MLIR's test ops (`memplan.dialects.mlir_test`, a superset of xDSL's `test`
+    dialect), as a test build of mlir-opt registers them. Every dialect is a factory
+    the context calls when the input first names one of its ops, so the test ops
+    cost nothing to an input without `test.` ops. The memref ops carry memplan's
+    canonicalization patterns from then on."""
     from memplan.dialects import upstream_models
     from memplan.dialects.memref import declare_canonicalization_patterns
 
@@ -24,8 +25,7 @@ def make_context(
     dialects = dict(get_all_dialects())
     dialects.update(MLIR_SYNTAX_OVERRIDES)
     dialects.update(MEMPLAN_DIALECTS)
-    if test_dialect:
-        dialects.update(TEST_DIALECTS)
+    dialects.update(TEST_DIALECTS)
     for name, factory in dialects.items():
         ctx.register_dialect(name, factory)
     return ctx

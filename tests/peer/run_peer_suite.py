@@ -23,7 +23,7 @@ Examples:
     python tests/peer/run_peer_suite.py --suite iree-folding --root /work/peers/iree \
         --reference /work/iree-venv/bin/iree-opt
     python tests/peer/run_peer_suite.py /work/peers/llvm/mlir/test/Transforms/cse.mlir \
-        --tool 'memplan-opt --allow-test-dialect'
+        --reference mlir-opt-22
 """
 
 from __future__ import annotations
@@ -69,6 +69,9 @@ SUITES: dict[str, tuple[str, tuple[str, ...]]] = {
             "Stream/IR/test/tensor_folding",
             "Stream/IR/test/timepoint_folding",
         )
+    )),
+    "iree-layout": ("IREE_SRC", (
+        "compiler/src/iree/compiler/Dialect/Stream/Transforms/test/layout_slices.mlir",
     )),
     "mlir-generic": ("LLVM_SRC", (
         "mlir/test/Transforms/cse.mlir",

@@ -122,8 +122,9 @@ def _mlir_test() -> Dialect:
 
 
 TEST_DIALECTS: dict[str, Callable[[], Dialect]] = {"test": _mlir_test}
-"""MLIR's test ops (a superset of xDSL's `test` dialect), for memplan-opt's
-`--allow-test-dialect` only."""
+"""MLIR's test ops (a superset of xDSL's `test` dialect), loaded by memplan-opt when
+the input names a `test.` op, as a test build of mlir-opt does. Not in the xDSL
+universe: `test` is xDSL's name there."""
 
 MLIR_SYNTAX_OVERRIDES: dict[str, Callable[[], Dialect]] = {
     "memref": _memref_mlir_syntax,

@@ -973,6 +973,65 @@ class FenceQueryOp(IRDLOperation):
 
 
 @irdl_op_definition
+class FenceAwaitOp(IRDLOperation):
+    """`hal.fence.await until([%f, ...]) timeout_millis(%t) flags("None") : i32` --
+    yields the caller until every fence is reached; its status. A yield point that
+    declares no effect (IREE), so it is kept and never merged."""
+
+    name = "hal.fence.await"
+
+    timeout_millis = operand_def(IntegerType(32))
+    fences = var_operand_def(FenceType)
+    flags = prop_def(IntegerAttr[IntegerType])
+    status = result_def(_STATUS)
+
+    traits = traits_def(FixedResultNames(("status",)))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FenceAwaitOp:
+        parser.parse_keyword("until")
+        parser.parse_punctuation("(")
+        fences = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(")")
+        parser.parse_keyword("timeout_millis")
+        parser.parse_punctuation("(")
+        timeout = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        parser.parse_keyword("flags")
+        parser.parse_punctuation("(")
+        flags = _parse_fence_flags(parser)
+        parser.parse_punctuation(")")
+        parser.parse_punctuation(":")
+        status_type = parser.parse_type()
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        operands = parser.resolve_operands(
+            [timeout, *fences], [IntegerType(32), *[FenceType()] * len(fences)], parser.pos
+        )
+        op = cls.build(operands=[operands[0], operands[1:]], properties={"flags": flags},
+                       result_types=[status_type])
+        if attributes is not None:
+            op.attributes.update(attributes.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" until([")
+        printer.print_list(self.fences, printer.print_operand)
+        printer.print_string("]) timeout_millis(")
+        printer.print_operand(self.timeout_millis)
+        printer.print_string(") flags(")
+        _print_fence_flags(printer, self.flags)
+        printer.print_string(") : ")
+        printer.print_attribute(self.status.type)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    def verify_(self) -> None:
+        if self.flags.type != _I64 or self.flags.value.data not in _FENCE_FLAGS.values():
+            raise VerifyException(f"invalid properties {{flags = {self.flags.value.data} : {self.flags.type}}}")
+
+
+@irdl_op_definition
 class DevicesCountOp(IRDLOperation):
     """`hal.devices.count : index` -- how many devices the runtime has. Pure."""
 
@@ -1097,6 +1156,7 @@ Hal = Dialect(
         FenceSignalOp,
         FenceFailOp,
         FenceQueryOp,
+        FenceAwaitOp,
         DevicesCountOp,
         DevicesGetOp,
         BufferLengthOp,

@@ -1,5 +1,6 @@
-"""The ops of MLIR's test dialect that upstream's pass tests use, for memplan-opt's
-`--allow-test-dialect` (as mlir-opt's test dialect, a test-only build).
+"""The ops of MLIR's test dialect that upstream's pass tests use. memplan-opt loads
+them when the input names a `test.` op, as a test build of mlir-opt does (Debian's
+`mlir-opt-22` is one); `--allow-test-dialect` is accepted as the explicit form.
 
 Upstream's `mlir/test/Transforms/cse.mlir` relies on these; their behaviour is
 what MLIR's `TestOps.td` declares (syntax, traits, effects), the code memplan's:
@@ -17,7 +18,7 @@ what MLIR's `TestOps.td` declares (syntax, traits, effects), the code memplan's:
   (non-addressable: they alias no buffer).
 
 xDSL's own `test` dialect (`test.op`, `test.op_with_memread`, ...) is kept
-alongside: the flag replaces it by this superset.
+alongside: memplan's context registers this superset under the name `test`.
 """
 
 from __future__ import annotations

@@ -130,6 +130,7 @@ from memplan.printing import AsmResultNames, FixedResultNames
 
 
 __all__ = [
+    "CloneToConsumers",
     "AsyncAllocaOp",
     "AsyncCloneOp",
     "AsyncDispatchOp",
@@ -153,6 +154,15 @@ __all__ = [
     "TimepointType",
     "find_size",
 ]
+
+class CloneToConsumers(OpTrait):
+    """Making the op's result again where it is copied costs less than the copy
+    (IREE's `StreamableOpInterface::preferCloneToConsumers`): a splat, an empty
+    tensor, an alloca, a clone. The op gives the same contents wherever it runs: it
+    reads no resource, or (a clone) one whose value a later copy sees unchanged,
+    since async resources are values (a tied update makes a new one; IREE's
+    copy-on-write pass keeps it that way)."""
+
 
 FILL_PATTERN = irdl_to_attr_constraint(IntegerType[Literal[8, 16, 32, 64], Literal[Signedness.SIGNLESS]])
 """IREE's `Stream_FillPatternType`: what a splat or fill of resource bytes repeats."""
@@ -768,7 +778,7 @@ class AsyncAllocaOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), 
         OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware.fields(results={0: "storage_size"})
     )
 
@@ -803,7 +813,7 @@ class AsyncCloneOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}),
     )
@@ -1551,7 +1561,7 @@ class AsyncSplatOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}))
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}))
 
     assembly_format = (
         _AFFINITY + " " + _await(False) + " $value `:` type($value) `->` "
@@ -2353,7 +2363,7 @@ class TensorEmptyOp(_EncodedResult, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("empty",)))
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("empty",)))
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2380,7 +2390,7 @@ class TensorSplatOp(_EncodedResult, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(allocates=all_results), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware())
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2411,7 +2421,7 @@ class TensorCloneOp(_EncodedResult, IRDLOperation):
     result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}),
     )

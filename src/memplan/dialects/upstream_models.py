@@ -148,13 +148,15 @@ def declare_canonicalization_patterns() -> None:
     """Give upstream ops the patterns memplan keeps for them, as traits of xDSL's
     classes (so stock `xdsl-opt -p canonicalize` applies them too): IREE's stream
     dialect canonicalizes `arith.select` and `builtin.unrealized_conversion_cast`
-    when they carry resources, and MLIR's `scf.while` patterns (xDSL's op declares
-    none). Called with the memref ones (`make_context()`, the universe entry), not
-    on import. Idempotent."""
+    when they carry resources, MLIR's `scf.while` patterns (xDSL's op declares
+    none) and its `scf.for` iteration-argument folder (xDSL lacks it). Called with
+    the memref ones (`make_context()`, the universe entry), not on import.
+    Idempotent."""
     declared = (
         (arith.SelectOp, STREAM_PATTERNS),
         (builtin.UnrealizedConversionCastOp, STREAM_PATTERNS),
         (scf.WhileOp, CanonicalizedBy("memplan.passes.patterns.scf")),
+        (scf.ForOp, CanonicalizedBy("memplan.passes.patterns.scf")),
         # IREE's util.assume.int registers a pattern on arith.muli, and
         # util.buffer.subspan one on arith.select.
         (arith.MuliOp, CanonicalizedBy("memplan.passes.patterns.util_values")),

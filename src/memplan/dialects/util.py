@@ -450,6 +450,10 @@ def parse_shaped_signature(parser: Parser) -> ShapedSignature:
             input_types.append(arg.type)
         attrs = parser.parse_optional_attr_dict()
         arg_dicts.append(DictionaryAttr(attrs))
+        # `loc(...)` last, as MLIR prints an argument with --mlir-print-debuginfo.
+        location = parser.parse_optional_location()
+        if location is not None and arg is not None:
+            arguments[-1] = Parser.Argument(arg.name, arg.type, location)
 
     parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_arg)
     if arguments and len(arguments) != len(input_types):

@@ -121,6 +121,14 @@ PASSES: tuple[PassInfo, ...] = (
         is_pipeline=True,
     ),
     PassInfo(
+        "layout-slices",
+        "memplan.passes.layout_slices:LayoutSlices",
+        "lower stream.resource.pack into offsets and a total: static packs at most "
+        "IREE's greedy (at the lower bound where a strategy gets there), dynamic "
+        "packs by a layout valid for every value of the sizes",
+        aliases=("iree-stream-layout-slices",),
+    ),
+    PassInfo(
         "verify-memory-plan",
         "memplan.passes.verify_memory_plan:VerifyMemoryPlan",
         "fail when two accesses to shared bytes of different buffers may race "

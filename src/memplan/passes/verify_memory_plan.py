@@ -28,7 +28,18 @@ class VerifyMemoryPlan(MemplanPass):
 
     name = "verify-memory-plan"
 
+    packs: bool = False
+    """Also lay out every `stream.resource.pack` as `layout-slices` would, on a copy
+    (the IR is unchanged), and check each layout with the pack checker
+    (`memplan.checker.packs`); fail at the first wrong one."""
+
+    pack_assignments: int = 200
+    """Random assignments of the unknowns the pack checker tries per dynamic pack
+    (besides 0, 1 and uniform small and large values)."""
+
     def run(self, ctx: Context, module: ModuleOp) -> bool:
+        if self.packs:
+            self._check_packs(module)
         violations = check_module(module)
         for violation in violations:
             for diagnostic in violation.diagnostics():
@@ -45,3 +56,16 @@ class VerifyMemoryPlan(MemplanPass):
                 op=first,
             )
         return False
+
+    def _check_packs(self, module: ModuleOp) -> None:
+        from memplan.dialects.stream import ResourcePackOp
+        from memplan.passes.layout_slices import LayoutSlices
+
+        originals = [op for op in module.walk() if isinstance(op, ResourcePackOp)]
+        copy = module.clone()
+        for original, lowered in zip(originals, LayoutSlices(verify=False).lower_all(copy)):
+            if lowered.dynamic and not lowered.prove():
+                continue  # proven for every value of the unknowns
+            problems = lowered.check(self.pack_assignments)
+            if problems:
+                raise UserError(f"verify-memory-plan: layout-slices lays this pack out wrong: {problems[0]}", op=original)

@@ -78,9 +78,9 @@ OPTIONS: tuple[Option, ...] = (
            choices=("all", "only-expected"), value_name="mode"),
     Option("allow-unregistered-dialect", "flag",
            "accept ops of dialects memplan does not know", default=False),
-    Option("allow-test-dialect", "flag", "load MLIR's test-dialect ops "
-           "(test.graph_region, test.side_effect_op, ...) for upstream's pass tests",
-           default=False),
+    Option("allow-test-dialect", "flag", "accepted for mlir-opt's test build: MLIR's "
+           "test-dialect ops (test.graph_region, test.side_effect_op, ...) load "
+           "whenever the input uses a test. op", default=False),
     Option("verify-each", "flag", "verify the IR after every pass as well (default: "
            "false; the IR is always verified after parsing and after the pipeline)",
            default=False),
@@ -362,10 +362,7 @@ def run(argv: list[str]) -> int:
     if args.list_passes:
         sys.stdout.write(_list_passes())
         return 0
-    ctx = make_context(
-        allow_unregistered=args.allow_unregistered_dialect,
-        test_dialect=args.allow_test_dialect,
-    )
+    ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     if args.show_dialects:
         sys.stdout.write(_show_dialects(ctx))
         return 0

@@ -95,13 +95,24 @@ class LocatingParser(OpaqueBodyParser, RepeatedOpParser):
         except (VerifyException, DiagnosticException, ValueError) as error:
             message = str(error).strip() or type(error).__name__
             raise ParseError(start_token.span, " ".join(message.split())) from None
-        if isinstance(op.location, UnknownLoc):
+        if isinstance(op.location, UnknownLoc) and not self._read_unknown_loc():
             line, col = self._lines.line_col(start)
             column = self._columns.get(col)
             if column is None:
                 column = self._columns[col] = IntAttr(col)
             op.location = file_line_col(self._file, line, column)
         return op
+
+
+    def _read_unknown_loc(self) -> bool:
+        """Whether the op just read ended with an explicit `loc(unknown)`: it stays
+        unknown, as in mlir-opt (and prints back as `loc(unknown)` with
+        --mlir-print-debuginfo), rather than taking its place in this file."""
+        end = self._current_token.span.start
+        content = self._content
+        while end > 0 and content[end - 1] in " \t\r\n":
+            end -= 1
+        return content.endswith("loc(unknown)", 0, end)
 
 
 def file_line_col(file: StringAttr, line: int, column: IntAttr) -> FileLineColLoc:

@@ -79,12 +79,17 @@ util.func public @fences(%d: !hal.device, %f: !hal.fence, %s: i32) -> (!hal.fenc
   hal.fence.fail<%f : !hal.fence> status(%s)
   // CHECK: hal.fence.query<%arg1 : !hal.fence> : i32
   %q = hal.fence.query<%f : !hal.fence> : i32
-  // An unused fence is dead; signal, fail and query declare no effect and stay.
+  // CHECK: %status = hal.fence.await until([%arg1, %fence]) timeout_millis(%c-1_i32) flags("None") : i32
+  // GENERIC: "hal.fence.await"(%{{.*}}, %{{.*}}, %{{.*}}) <{flags = 0 : i64}> : (i32, !hal.fence, !hal.fence) -> i32
+  %c-1_i32 = arith.constant -1 : i32
+  %w = hal.fence.await until([%f, %a]) timeout_millis(%c-1_i32) flags("None") : i32
+  // An unused fence is dead; signal, fail, query and await declare no effect and stay.
   // CLEAN: hal.fence.create
   // CLEAN-NEXT: hal.fence.create
   // CLEAN-NEXT: hal.fence.signal
   // CLEAN-NEXT: hal.fence.fail
   // CLEAN-NEXT: hal.fence.query
+  // CLEAN-NEXT: hal.fence.await
   // CLEAN-NEXT: hal.fence.query
   // CLEAN-NEXT: util.return
   %unused = hal.fence.create device(%d : !hal.device) flags("None") : !hal.fence

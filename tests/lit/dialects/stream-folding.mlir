@@ -123,6 +123,117 @@ util.func public @transfer_stays(%r: !stream.resource<constant>, %n: index) -> !
 
 // -----
 
+// A transfer within one device (equal affinities, no staging side) of a splat, an
+// empty tensor or an alloca makes that op again in the transfer's lifetime (what
+// IREE reaches through transfer -> clone -> splat); an original used elsewhere
+// stays, one used only there dies.
+
+// CHECK-LABEL: @transfer_remakes_cloneable
+// CHECK-SAME: (%[[N:.+]]: index)
+util.func public @transfer_remakes_cloneable(%n: index) -> (!stream.resource<*>, !stream.resource<external>, !stream.resource<*>, !stream.resource<*>, !stream.resource<constant>, !stream.resource<*>) {
+  %c0 = arith.constant 0 : i8
+  %c1 = arith.constant 1 : i32
+  // CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i8
+  // CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i32
+  // CHECK-DAG: %[[S:.+]] = stream.tensor.splat on(#hal.device.affinity<@dev>) %[[C0]] : i8 -> tensor<4xf32> in !stream.resource<*>{%[[N]]}
+  %s = stream.tensor.splat on(#hal.device.affinity<@dev>) %c0 : i8 -> tensor<4xf32> in !stream.resource<constant>{%n}
+  %0 = stream.async.transfer %s : !stream.resource<constant>{%n} from(#hal.device.affinity<@dev>) -> to(#hal.device.affinity<@dev>) !stream.resource<*>{%n}
+  // CHECK-DAG: %[[AS:.+]] = stream.async.splat %[[C1]] : i32 -> !stream.resource<external>{%[[N]]}
+  %a = stream.async.splat %c1 : i32 -> !stream.resource<transient>{%n}
+  %1 = stream.async.transfer %a : !stream.resource<transient>{%n} -> !stream.resource<external>{%n}
+  // CHECK-DAG: %[[E:.+]] = stream.tensor.empty : tensor<0xf32> in !stream.resource<*>{%[[N]]}
+  %e = stream.tensor.empty : tensor<0xf32> in !stream.resource<transient>{%n}
+  %2 = stream.async.transfer %e : !stream.resource<transient>{%n} -> !stream.resource<*>{%n}
+  // CHECK-DAG: %[[AL:.+]] = stream.async.alloca : !stream.resource<*>{%[[N]]}
+  %al = stream.async.alloca : !stream.resource<transient>{%n}
+  %3 = stream.async.transfer %al : !stream.resource<transient>{%n} -> !stream.resource<*>{%n}
+  // A splat used elsewhere stays beside the new one.
+  // CHECK-DAG: %[[K:.+]] = stream.tensor.splat %[[C1]] : i32 -> tensor<4xi32> in !stream.resource<constant>{%[[N]]}
+  // CHECK-DAG: %[[K2:.+]] = stream.tensor.splat %[[C1]] : i32 -> tensor<4xi32> in !stream.resource<*>{%[[N]]}
+  %k = stream.tensor.splat %c1 : i32 -> tensor<4xi32> in !stream.resource<constant>{%n}
+  %4 = stream.async.transfer %k : !stream.resource<constant>{%n} -> !stream.resource<*>{%n}
+  // CHECK-NOT: stream.async.transfer
+  // CHECK: util.return %[[S]], %[[AS]], %[[E]], %[[AL]], %[[K]], %[[K2]]
+  util.return %0, %1, %2, %3, %k, %4 : !stream.resource<*>, !stream.resource<external>, !stream.resource<*>, !stream.resource<*>, !stream.resource<constant>, !stream.resource<*>
+}
+
+// -----
+
+// Transfers that stay: to or from staging (a copy IREE keeps as a transfer too),
+// between two devices, from no stated affinity to one, and of a value an op that
+// is no splat-like makes (a dispatch's result to another lifetime).
+
+// CHECK-LABEL: @transfers_that_stay
+util.func public @transfers_that_stay(%n: index) -> (!stream.resource<staging>, !stream.resource<*>, !stream.resource<*>, !stream.resource<external>) {
+  %c0 = arith.constant 0 : i8
+  %s = stream.async.splat %c0 : i8 -> !stream.resource<*>{%n}
+  // CHECK: stream.async.transfer %{{.+}} : !stream.resource<*>{%{{.+}}} -> !stream.resource<staging>
+  %0 = stream.async.transfer %s : !stream.resource<*>{%n} -> !stream.resource<staging>{%n}
+  %t = stream.async.splat %c0 : i8 -> !stream.resource<constant>{%n}
+  // CHECK: stream.async.transfer %{{.+}} from(#hal.device.affinity<@a>) -> to(#hal.device.affinity<@b>)
+  %1 = stream.async.transfer %t : !stream.resource<constant>{%n} from(#hal.device.affinity<@a>) -> to(#hal.device.affinity<@b>) !stream.resource<*>{%n}
+  // CHECK: stream.async.transfer %{{.+}} -> to(#hal.device.affinity<@a>)
+  %2 = stream.async.transfer %t : !stream.resource<constant>{%n} -> to(#hal.device.affinity<@a>) !stream.resource<*>{%n}
+  %d = stream.tensor.dispatch @ex::@entry(%s) : (tensor<4xi32> in !stream.resource<*>{%n}) -> tensor<4xi32> in !stream.resource<*>{%n}
+  // CHECK: stream.async.transfer %{{.+}} : !stream.resource<*>{%{{.+}}} -> !stream.resource<external>
+  %3 = stream.async.transfer %d : !stream.resource<*>{%n} -> !stream.resource<external>{%n}
+  util.return %0, %1, %2, %3 : !stream.resource<staging>, !stream.resource<*>, !stream.resource<*>, !stream.resource<external>
+}
+
+// -----
+
+// A transfer within one device to the same type of a fresh value nothing else
+// uses is that value. It stays when the value has another use, when the value is
+// not fresh (an argument, a global's contents), or across devices.
+
+// CHECK-LABEL: @elide_transfer_of_fresh_value
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<*>, %[[N:.+]]: index)
+util.func public @elide_transfer_of_fresh_value(%r: !stream.resource<*>, %n: index) -> (!stream.resource<*>, !stream.resource<*>, !stream.resource<*>, !stream.resource<*>, !stream.resource<*>) {
+  // CHECK: %[[D:.+]] = stream.tensor.dispatch @ex::@entry(%[[R]])
+  %d = stream.tensor.dispatch @ex::@entry(%r) : (tensor<4xi32> in !stream.resource<*>{%n}) -> tensor<4xi32> in !stream.resource<*>{%n}
+  %0 = stream.async.transfer %d : !stream.resource<*>{%n} -> !stream.resource<*>{%n}
+  // CHECK: %[[D2:.+]] = stream.tensor.dispatch @ex::@entry(%[[R]])
+  %d2 = stream.tensor.dispatch @ex::@entry(%r) : (tensor<4xi32> in !stream.resource<*>{%n}) -> tensor<4xi32> in !stream.resource<*>{%n}
+  // CHECK: %[[T2:.+]] = stream.async.transfer %[[D2]]
+  %1 = stream.async.transfer %d2 : !stream.resource<*>{%n} -> !stream.resource<*>{%n}
+  // CHECK: %[[T3:.+]] = stream.async.transfer %[[R]]
+  %2 = stream.async.transfer %r : !stream.resource<*>{%n} -> !stream.resource<*>{%n}
+  // CHECK: %[[D3:.+]] = stream.tensor.dispatch @ex::@entry(%[[R]])
+  %d3 = stream.tensor.dispatch @ex::@entry(%r) : (tensor<4xi32> in !stream.resource<*>{%n}) -> tensor<4xi32> in !stream.resource<*>{%n}
+  // CHECK: %[[T4:.+]] = stream.async.transfer %[[D3]] : !stream.resource<*>{%[[N]]} from(#hal.device.affinity<@a>) -> to(#hal.device.affinity<@b>)
+  %3 = stream.async.transfer %d3 : !stream.resource<*>{%n} from(#hal.device.affinity<@a>) -> to(#hal.device.affinity<@b>) !stream.resource<*>{%n}
+  // CHECK: util.return %[[D]], %[[T2]], %[[D2]], %[[T3]], %[[T4]]
+  util.return %0, %1, %d2, %2, %3 : !stream.resource<*>, !stream.resource<*>, !stream.resource<*>, !stream.resource<*>, !stream.resource<*>
+}
+
+// -----
+
+// A clone of an empty tensor, an alloca or a clone, as of a splat, makes it
+// again; so does a transfer within one device of a clone (IREE: transfer ->
+// clone, clone of a clone -> clone).
+
+// CHECK-LABEL: @clone_remakes_cloneable
+// CHECK-SAME: (%[[R:.+]]: !stream.resource<*>, %[[N:.+]]: index)
+util.func public @clone_remakes_cloneable(%r: !stream.resource<*>, %n: index) -> (!stream.resource<external>, !stream.resource<*>, !stream.resource<*>, !stream.resource<external>) {
+  // CHECK-DAG: %[[E:.+]] = stream.tensor.empty : tensor<0xf32> in !stream.resource<external>
+  %e = stream.tensor.empty : tensor<0xf32> in !stream.resource<*>{%n}
+  %0 = stream.async.clone %e : !stream.resource<*>{%n} -> !stream.resource<external>{%n}
+  // CHECK-DAG: %[[A:.+]] = stream.async.alloca : !stream.resource<*>
+  %a = stream.async.alloca : !stream.resource<transient>{%n}
+  %1 = stream.async.clone %a : !stream.resource<transient>{%n} -> !stream.resource<*>{%n}
+  // CHECK-DAG: %[[C1:.+]] = stream.async.clone %[[R]] : !stream.resource<*>{%[[N]]} -> !stream.resource<*>{%[[N]]}
+  %c = stream.async.clone %r : !stream.resource<*>{%n} -> !stream.resource<constant>{%n}
+  %2 = stream.async.clone %c : !stream.resource<constant>{%n} -> !stream.resource<*>{%n}
+  // CHECK-DAG: %[[C2:.+]] = stream.async.clone %[[R]] : !stream.resource<*>{%[[N]]} -> !stream.resource<external>{%[[N]]}
+  %d = stream.async.clone %r : !stream.resource<*>{%n} -> !stream.resource<transient>{%n}
+  %3 = stream.async.transfer %d : !stream.resource<transient>{%n} -> !stream.resource<external>{%n}
+  // CHECK-NOT: stream.async.transfer
+  // CHECK: util.return %[[E]], %[[A]], %[[C1]], %[[C2]]
+  util.return %0, %1, %2, %3 : !stream.resource<external>, !stream.resource<*>, !stream.resource<*>, !stream.resource<external>
+}
+
+// -----
+
 // A fill of the bytes the previous fill wrote, right after or right before its
 // range, widens that fill (an i32 zero fills the same bytes as an i8 zero). A fill
 // with other bytes, one leaving a gap, or one after a fill used twice stays.

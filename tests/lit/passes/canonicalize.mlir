@@ -298,3 +298,27 @@ func.func @while_unused_result(%init: i32, %bound: i32) -> i32 {
   // CHECK: return %[[R]]
   func.return %r#0 : i32
 }
+
+// -----
+
+// scf.for as MLIR's ForOpIterArgsFolder: a carried value the body yields back
+// unchanged (itself, or its init value, as IREE's stream conversion threads a
+// resource size), or one nobody uses in the body or after, is the init value; the
+// accumulator, which changes, stays carried.
+
+// CHECK-LABEL: @for_invariants
+// CHECK-SAME: (%[[N:.+]]: index, %[[X:.+]]: i32, %[[K:.+]]: i32)
+func.func @for_invariants(%n: index, %x: i32, %k: i32) -> (i32, i32, i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: %[[R:.+]] = scf.for %{{.+}} = %{{.+}} to %[[N]] step %{{.+}} iter_args(%[[ACC:.+]] = %[[X]]) -> (i32) {
+  // CHECK-NEXT: %[[NEXT:.+]] = arith.addi %[[ACC]], %[[K]] : i32
+  // CHECK-NEXT: scf.yield %[[NEXT]] : i32
+  %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x, %self = %k, %init = %k, %dead = %x) -> (i32, i32, i32, i32) {
+    %next = arith.addi %acc, %self : i32
+    %d = arith.muli %acc, %acc : i32
+    scf.yield %next, %self, %k, %d : i32, i32, i32, i32
+  }
+  // CHECK: return %[[R]], %[[K]], %[[K]], %[[X]]
+  func.return %r#0, %r#1, %r#2, %x : i32, i32, i32, i32
+}

@@ -1,7 +1,9 @@
+// RUN: memplan-opt %s --split-input-file --allow-unregistered-dialect -p cse | FileCheck %s
 // RUN: memplan-opt %s --split-input-file --allow-test-dialect --allow-unregistered-dialect -p cse | FileCheck %s
 
-// CSE with MLIR's test-dialect ops (--allow-test-dialect): effects on
-// non-addressable resources, graph regions, ops with a region.
+// CSE with MLIR's test-dialect ops, loaded because the input uses them (as
+// mlir-opt's test build; --allow-test-dialect is the explicit form, same result):
+// effects on non-addressable resources, graph regions, ops with a region.
 
 // A counter no pointer reaches is written between two reads of memory: the reads
 // still merge.

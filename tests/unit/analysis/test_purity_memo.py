@@ -12,7 +12,7 @@ from memplan.analysis.purity import effects_of, memoized_effects
 from memplan.context import make_context
 from memplan.tools.source import parse_module
 
-CTX = make_context(allow_unregistered=True, test_dialect=True)
+CTX = make_context(allow_unregistered=True)
 
 SOURCE = """
 util.global private mutable @a : index

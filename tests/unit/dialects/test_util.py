@@ -398,3 +398,18 @@ def test_region_block_arguments_follow_signature():
     block.add_op(util.ReturnOp())
     with pytest.raises(VerifyException, match="entry block arguments"):
         fn.verify()
+
+
+def test_func_argument_locations_are_read():
+    # memplan-opt prints them with --mlir-print-debuginfo; it must read them back.
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    module = parse(
+        'util.func public @f(%arg0: index {util.x} loc("a.mlir":3:7), %arg1: index) -> index {\n'
+        "  util.return %arg0 : index\n"
+        "}\n")
+    (func,) = find(module, util.FuncOp)
+    first, second = func.body.block.args
+    assert isinstance(first.location, FileLineColLoc)
+    assert (first.location.filename.data, first.location.line.data) == ("a.mlir", 3)
+    assert not isinstance(second.location, FileLineColLoc)

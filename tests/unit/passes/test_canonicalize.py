@@ -42,7 +42,9 @@ util.func public @f(%r: !stream.resource<*>, %s: index, %c: i1) {
 """)
     by_name = {op_name(op): op for op in module.walk()}
     transfer = canonicalization_patterns(by_name["stream.async.transfer"])
-    assert [type(p).__name__ for p in transfer] == ["FoldTransferOfTransfer"]
+    assert [type(p).__name__ for p in transfer] == [
+        "FoldTransferOfTransfer", "TransferRemakesCloneable", "ElideTransferOfFreshValue"
+    ]
     # xDSL's own trait on cf.cond_br.
     assert canonicalization_patterns(by_name["cf.cond_br"])
 

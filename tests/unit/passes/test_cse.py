@@ -126,7 +126,7 @@ def test_nonaddressable_resources_overlap_only_along_their_path():
 def test_test_dialect_effects_name_their_resources():
     from memplan.dialects.mlir_test import TEST_NONADDRESSABLE
 
-    ctx = make_context(allow_unregistered=True, test_dialect=True)
+    ctx = make_context(allow_unregistered=True)
     module = parse_module(ctx, """
 func.func @f() {
   %0 = "test.side_effect_op"() {effects = [{effect = "read", test_nonaddressable_resource_a}]} : () -> i32

@@ -89,3 +89,24 @@ def test_bare_boolean_option_means_true():
     (scheduled,) = parse_pass_pipeline("optimize-memrefs{debug host-ordering=false}")
     assert scheduled.instance.debug is True
     assert scheduled.instance.host_ordering is False
+
+
+def test_explicit_unknown_location_stays_unknown(tmp_path):
+    # IREE prints ops it made without a source place as `loc(unknown)`; taking
+    # this file's line instead would print another location back, and a vmfb
+    # built from the output would differ from IREE's own.
+    from memplan.tools.memplan_opt import main
+
+    source = tmp_path / "in.mlir"
+    source.write_text(
+        "func.func @f() {\n"
+        "  %c = arith.constant 1 : index loc(unknown)\n"
+        "  %d = arith.constant 2 : index\n"
+        "  return loc(unknown)  \n"
+        "}\n")
+    out = tmp_path / "out.mlir"
+    assert main(["--mlir-print-debuginfo", str(source), "-o", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[2].endswith("arith.constant 1 : index loc(unknown)")
+    assert lines[3].endswith(f'loc("{source}":3:3)')
+    assert lines[4].strip() == "return loc(unknown)"

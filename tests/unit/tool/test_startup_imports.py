@@ -1,6 +1,7 @@
 """What a memplan-opt run imports: numpy (12-16 MiB resident, a quarter of the
 start) only once offsets are planned (memplan.lazy_numpy), importlib.metadata only
-for --version. Each case runs in a fresh interpreter, whose modules are its own."""
+for --version, MLIR's test ops (memplan.dialects.mlir_test) only when the input
+uses a `test.` op. Each case runs in a fresh interpreter, whose modules are its own."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ _PROBE = """
 import json, sys
 from memplan.tools.memplan_opt import main
 code = main(sys.argv[1:])
-print(json.dumps([code, sorted(m for m in ("numpy", "importlib.metadata") if m in sys.modules)]))
+watched = ("numpy", "importlib.metadata", "memplan.dialects.mlir_test")
+print(json.dumps([code, sorted(m for m in watched if m in sys.modules)]))
 """
 
 # A hip function without buffers: hip-memory-plan runs both passes and records the
@@ -65,6 +67,26 @@ def test_runs_that_plan_nothing_load_neither(tmp_path: Path, text: str, pipeline
     output, loaded = _run(tmp_path, text, "-p", pipeline)
     assert printed in output
     assert loaded == []
+
+
+_TEST_OPS = """
+func.func @f() -> i32 {
+  %0 = "test.side_effect_op"() {effects = [{effect = "read", test_nonaddressable_resource}]} : () -> i32
+  %1 = "test.side_effect_op"() {effects = [{effect = "read", test_nonaddressable_resource}]} : () -> i32
+  %2 = arith.addi %0, %1 : i32
+  return %2 : i32
+}
+"""
+
+
+@pytest.mark.parametrize("flags", [(), ("--allow-test-dialect",)])
+def test_test_dialect_loads_when_the_input_uses_it(tmp_path: Path, flags: tuple[str, ...]):
+    # As a test build of mlir-opt: no flag needed, and the explicit flag means the
+    # same. The two reads of one non-addressable resource merge only when the op's
+    # effects are known (an unregistered op would keep both).
+    output, loaded = _run(tmp_path, _TEST_OPS, "-p", "cse", *flags)
+    assert loaded == ["memplan.dialects.mlir_test"]
+    assert output.count("test.side_effect_op") == 1
 
 
 def test_planning_modules_load_without_numpy():

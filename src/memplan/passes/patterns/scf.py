@@ -1,5 +1,6 @@
-"""Canonicalization patterns of `scf.while` (`PATTERNS`, by op name), as MLIR's
-`WhileOp::getCanonicalizationPatterns` defines them; xDSL declares none.
+"""Canonicalization patterns of `scf.while` and `scf.for` (`PATTERNS`, by op name),
+as MLIR's `WhileOp::getCanonicalizationPatterns` defines them (xDSL declares none)
+and the one of MLIR's `scf.for` patterns xDSL lacks (`ForOpIterArgsFolder`).
 
 - A before-block argument is loop invariant when the after block yields back the
   init value, or the after-block argument carrying the value the condition passed
@@ -12,6 +13,11 @@
 Together they turn a loop that only carries values around into one without
 results, which is erased when its body has no effects (an unknown trip count does
 not keep it, as in MLIR).
+
+- An `scf.for` iteration argument the body yields back unchanged (itself or its
+  init value), or that neither the body nor anyone after the loop uses, is its init
+  value: the loop no longer carries it (IREE's stream conversion threads resource
+  sizes through loops this way).
 """
 
 from __future__ import annotations
@@ -141,7 +147,45 @@ class WhileUnusedResult(RewritePattern):
             _drop_results(op, rewriter, unused)
 
 
+class ForOpIterArgsFolder(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter, /):
+        body = op.body.blocks.first
+        if body is None or not isinstance(body.last_op, scf.YieldOp):
+            return
+        yielded = body.last_op
+        carried = body.args[1:]
+        if len(carried) != len(op.iter_args) or len(yielded.arguments) != len(carried):
+            return
+        invariant = [
+            i for i, (arg, init, value, result) in enumerate(
+                zip(carried, op.iter_args, yielded.arguments, op.results)
+            )
+            if value is arg or value is init or (not result.uses and not arg.uses)
+        ]
+        if not invariant:
+            return
+        inits = list(op.iter_args)
+        for i in invariant:
+            _forward(rewriter, carried[i], inits[i])
+        kept = [i for i in range(len(carried)) if i not in invariant]
+        rewriter.replace(yielded, scf.YieldOp(*[yielded.arguments[i] for i in kept]))
+        for i in reversed(invariant):
+            rewriter.erase_block_argument(body.args[i + 1])
+        new = scf.ForOp(
+            op.lb, op.ub, op.step, [inits[i] for i in kept],
+            rewriter.move_region_contents_to_new_regions(op.body),
+        )
+        new.attributes.update(op.attributes)
+        rewriter.insert(new, InsertPoint.before(op))
+        results: list[SSAValue] = list(inits)
+        for position, i in enumerate(kept):
+            results[i] = new.results[position]
+        rewriter.replace(op, [], results)
+
+
 PATTERNS = {
+    "scf.for": (ForOpIterArgsFolder(),),
     "scf.while": (
         RemoveLoopInvariantArgsFromBeforeBlock(),
         RemoveLoopInvariantValueYielded(),

@@ -8,6 +8,13 @@ with one rewrite left out on purpose:
   the first transfer's source was (same type, the outer target affinity is the inner
   source affinity), it is that source; otherwise the two hops become one transfer
   from the first source to the last target.
+- A transfer within one device (equal source and target affinities, no staging
+  side: what IREE turns into `stream.async.clone`) reaches what IREE reaches through
+  the clone, directly: of a value an op prefers to make again (`CloneToConsumers`:
+  a splat, an empty tensor, an alloca, a clone) it is that op again, in the transfer's
+  lifetime; of a fresh value (its producer only allocates it, and reads) that
+  nothing else uses, to the same type, it is the value (the copy is unobservable).
+- `stream.async.clone` of a value an op prefers to make again is that op again.
 - `stream.tensor.encode` between equal encodings, or between identity layouts (no
   encoding, or a serialized one that stores the tensor as is), of the same resource
   type is its source.
@@ -39,7 +46,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrealizedConversionCastOp,
 )
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator, MemoryEffectKind
@@ -48,7 +55,7 @@ from memplan.analysis.data_layout import stream_element_bytes
 from memplan.analysis.dominance import DominatorTree
 from memplan.dialects import stream, stream_cmd
 from memplan.dialects.encoding import is_identity_tensor_encoding
-from memplan.interfaces import get_interface, memory_effects
+from memplan.interfaces import class_has_trait, get_interface, memory_effects
 from memplan.passes.patterns.common import available_at
 
 __all__ = ["PATTERNS", "known_size"]
@@ -75,6 +82,73 @@ class FoldTransferOfTransfer(RewritePattern):
             target_affinity=op.target_affinity,
             execution_affinity=op.execution_affinity,
         ))
+
+
+def _same_device_copy(op: stream.AsyncTransferOp) -> bool:
+    """The transfer copies within one device: equal source and target affinities
+    (both may be absent), executed there, and no staging side. IREE 3.13 rewrites
+    exactly these into `stream.async.clone` (memplan keeps them: a transfer is Pure
+    and CSE merges two of them)."""
+    if op.source_affinity != op.target_affinity:
+        return False
+    if op.execution_affinity is not None and op.execution_affinity != op.target_affinity:
+        return False
+    staging = stream.Lifetime.STAGING
+    return op.source.type.lifetime is not staging and op.result.type.lifetime is not staging
+
+
+def _remade(producer: Operation, result_type: Attribute) -> Operation:
+    """`producer` again, with the same operands, producing `result_type`."""
+    return type(producer).create(
+        operands=list(producer.operands),
+        result_types=[result_type],
+        properties=dict(producer.properties),
+        attributes=dict(producer.attributes),
+    )
+
+
+def _remade_producer(source: SSAValue) -> Operation | None:
+    """The op that makes `source`, when making it again beats copying it (it has the
+    `CloneToConsumers` trait and one result)."""
+    producer = source.owner
+    if (
+        isinstance(producer, Operation)
+        and len(producer.results) == 1
+        and class_has_trait(producer, stream.CloneToConsumers, value_if_unregistered=False)
+    ):
+        return producer
+    return None
+
+
+class TransferRemakesCloneable(RewritePattern):
+    """A same-device transfer of a splat (an empty tensor, an alloca, a clone) is
+    the splat made again in the transfer's lifetime; the original dies with its
+    last use. IREE gets there in two steps (transfer -> clone, clone of a splat ->
+    splat)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncTransferOp, rewriter: PatternRewriter, /):
+        if not _same_device_copy(op):
+            return
+        producer = _remade_producer(op.source)
+        if producer is not None:
+            rewriter.replace(op, _remade(producer, op.result.type))
+
+
+class ElideTransferOfFreshValue(RewritePattern):
+    """A same-device transfer to the same type of a fresh value nobody else uses is
+    that value: no one can see the original change or the copy differ (IREE's clone
+    elision, without the clone)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stream.AsyncTransferOp, rewriter: PatternRewriter, /):
+        if (
+            _same_device_copy(op)
+            and op.source.type == op.result.type
+            and op.source.has_one_use()
+            and _is_fresh_allocation(op.source)
+        ):
+            rewriter.replace(op, [], [op.source])
 
 
 class FoldEncodeOfSameEncoding(RewritePattern):
@@ -613,15 +687,15 @@ def _new_splat(
 
 
 class PropagateCloneableOps(RewritePattern):
-    """A clone of a splat is a new splat (of the clone's type): cheaper than a
-    copy, and the original may die."""
+    """A clone of a splat (an empty tensor, an alloca, a clone: `CloneToConsumers`)
+    is that op again, of the clone's type: cheaper than a copy, and the original
+    may die."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: stream.AsyncCloneOp, rewriter: PatternRewriter, /):
-        splat = _splat_of(op.source)
-        if splat is None:
-            return
-        rewriter.replace(op, _new_splat(splat, splat.value, op.result.type, op.result_size))
+        producer = _remade_producer(op.source)
+        if producer is not None:
+            rewriter.replace(op, _remade(producer, op.result.type))
 
 
 def _splat_element(value: DenseIntOrFPElementsAttr) -> Operation:
@@ -1551,7 +1625,9 @@ class FoldDuplicateRegionResults(RewritePattern):
 
 
 PATTERNS = {
-    "stream.async.transfer": (FoldTransferOfTransfer(),),
+    "stream.async.transfer": (
+        FoldTransferOfTransfer(), TransferRemakesCloneable(), ElideTransferOfFreshValue()
+    ),
     "stream.tensor.encode": (FoldEncodeOfSameEncoding(),),
     "stream.resource.size": (FoldResourceSize(), SelectResourceSize()),
     "arith.select": (SinkSubviewAcrossSelect(),),
