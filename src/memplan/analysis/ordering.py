@@ -225,10 +225,6 @@ class BufferInfo:
         return any(a.stream is None for a in self.accesses)
 
 
-_UNKNOWN = frozenset({None})
-"""Not yet asked (`BlockOrdering._effects`; None is an answer there)."""
-
-
 def plannable_roots(block: Block) -> list[SSAValue]:
     """The results of the block's ops that are `PlannableAllocation`s, in order."""
     return [
@@ -284,7 +280,9 @@ class BlockOrdering:
     def __init__(self, block: Block):
         self.block = block
         self.ops: list[Operation] = list(block.ops)
-        self._index = {op: i for i, op in enumerate(self.ops)}
+        # Keyed by id: xDSL hashes ops and values in Python (`__hash__` returns
+        # `id(self)`), which costs a call per lookup; the block keeps its ops alive.
+        self._index = {id(op): i for i, op in enumerate(self.ops)}
         self._syncs: dict[object, list[int]] = {}
         self._sync_ops: list[Operation] = []
         for i, op in enumerate(self.ops):
@@ -298,9 +296,10 @@ class BlockOrdering:
                     self._syncs.setdefault(stream, []).append(key)
                     self._sync_ops.append(op)
         self._infos: dict[SSAValue, BufferInfo] = {}
-        self._effects: dict[Operation, Set[EffectInstance] | None] = {}
-        """Each user's effects, asked once: a kernel is a user of every buffer it
-        touches."""
+        self._effects: dict[int, tuple[Operation, Set[EffectInstance] | None, bool]] = {}
+        """Each user's effects (by id; the entry keeps the user alive, so its id is
+        not reused) and whether one is on no value and no allocation, asked once: a
+        kernel is a user of every buffer it touches."""
         self._terminators: dict[type[Operation], bool] = {}
 
     def _is_terminator(self, op: Operation) -> bool:
@@ -319,8 +318,9 @@ class BlockOrdering:
     def index(self, op: Operation) -> int | None:
         """The index in the block of `op` or of its ancestor there; None when `op`
         is not inside the block."""
+        index = self._index
         while op is not None:
-            i = self._index.get(op)
+            i = index.get(id(op))
             if i is not None:
                 return i
             op = op.parent_op()
@@ -367,17 +367,21 @@ class BlockOrdering:
             if escape is None:
                 escape = Escape(op, reason)
 
+        index = self._index
+        memo = self._effects
         for use in alias_uses(root):
             user = use.user
-            i = self.index(user)
-            if i is None:
-                escapes(user, f"used by '{op_name(user)}' outside its block")
-                continue
-            deferred = deferring_ancestor(user, self.block)
-            if deferred is not None:
-                escapes(deferred, f"used inside '{op_name(deferred)}', which does not declare "
-                        "that it runs its regions inline on the host")
-                continue
+            i = index.get(id(user))
+            if i is None:  # nested in an op of the block, or elsewhere
+                i = self.index(user)
+                if i is None:
+                    escapes(user, f"used by '{op_name(user)}' outside its block")
+                    continue
+                deferred = deferring_ancestor(user, self.block)
+                if deferred is not None:
+                    escapes(deferred, f"used inside '{op_name(deferred)}', which does not "
+                            "declare that it runs its regions inline on the host")
+                    continue
             if use.is_view:
                 last_use = max(last_use, i)
                 continue
@@ -399,13 +403,18 @@ class BlockOrdering:
                     for access_kind in (AccessKind.READ, AccessKind.WRITE):
                         accesses.append(Access(user, self.ops[i], 2 * i + 1, access_kind, stream))
                 continue
-            effects = self._effects.get(user, _UNKNOWN)
-            if effects is _UNKNOWN:
-                effects = self._effects[user] = memory_effects(user)
+            known = memo.get(id(user))
+            if known is None:
+                effects = memory_effects(user)
+                untied = effects is not None and any(
+                    e.value is None and e.kind is not MemoryEffectKind.ALLOC for e in effects
+                )
+                known = memo[id(user)] = (user, effects, untied)
+            _, effects, untied = known
             if effects is None:
                 escapes(user, f"used by '{op_name(user)}', whose memory effects are unknown")
                 continue
-            if any(e.value is None and e.kind is not MemoryEffectKind.ALLOC for e in effects):
+            if untied:
                 escapes(user, f"used by '{op_name(user)}', which has an effect not tied to a value")
                 continue
             kinds = {e.kind for e in effects if e.value is use.value}
@@ -435,7 +444,7 @@ class BlockOrdering:
 
         accesses.sort(key=lambda a: a.key)
         owner = root.op if isinstance(root, OpResult) else None
-        defined_at = self._index.get(owner, -1) if owner is not None else -1
+        defined_at = self._index.get(id(owner), -1) if owner is not None else -1
         return BufferInfo(
             root,
             tuple(accesses),

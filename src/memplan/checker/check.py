@@ -12,7 +12,7 @@ docs/design/verify-memory-plan.md for what is reported.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import inf, prod
 
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -205,23 +205,138 @@ class _Checker:
         for buffers in by_group.values():
             for buffer in buffers:
                 self._check_one(buffer)
-            # Constant ranges by a sweep; the others against every buffer.
+            # Constant ranges by byte cells and time order; the others against
+            # every buffer.
             fixed = [b for b in buffers if b.lo is not None and b.lo.constant() is not None
                      and b.hi is not None and b.hi.constant() is not None]
-            fixed.sort(key=lambda b: b.lo.const)
-            for i, a in enumerate(fixed):
-                for b in fixed[i + 1:]:
-                    if b.lo.const >= a.hi.const:  # type: ignore[union-attr]
-                        break
-                    if (a.hi.const > a.lo.const  # type: ignore[union-attr]
-                            and b.hi.const > b.lo.const):  # type: ignore[union-attr]
-                        self._check_two(a, b)
+            self._check_fixed(fixed)
             fixed_ids = {id(b) for b in fixed}
             others = [b for b in buffers if id(b) not in fixed_ids]
             for i, a in enumerate(others):
                 for b in (*fixed, *others[i + 1:]):
                     if not _disjoint(a, b):
                         self._check_two(a, b)
+
+    def _check_fixed(self, fixed: list[Buffer]) -> None:
+        """Every pair of buffers of constant byte ranges that share a byte, or a
+        subset whose order implies the rest, in time linear in the buffers for a plan
+        that reuses bytes in turn (a pool of thousands of buffers in a few dozen
+        slots: all pairs per slot would be quadratic).
+
+        The bytes are cut into cells at every range's ends; the buffers covering a
+        cell all share its bytes. A buffer whose accesses all lie in one block (at
+        the top of their paths) spans the positions of the ops there that hold
+        them; sorted by span, the buffers of a cell form components of overlapping
+        spans. Every pair within a component is checked, and every pair of two
+        consecutive components. That suffices: between components the spans are
+        disjoint, so each access of one runs in an earlier op of the block than each
+        of the other, and "x happens before y" (x on the host; the same stream; or a
+        wait for x's stream between them, DESIGN.md section 2) is then transitive: a
+        wait between x and y is also between x and any later z, as long as it runs
+        whenever x does (after x in x's own blocks, or in the block itself, or y
+        waits in the block). So the checked pairs of consecutive components order
+        every pair of components. Buffers whose accesses lie in several blocks, that
+        are accessed inside an op with a wait inside (a wait there may not run while
+        a later access does: a branch not taken, a loop run zero times), and
+        escaping ones, are checked against every buffer they share a byte with. A cell where a race is found has all its
+        pairs checked, so that each racing pair is reported."""
+        live = [b for b in fixed if b.hi.const > b.lo.const]  # type: ignore[union-attr]
+        live.sort(key=lambda b: b.lo.const)  # type: ignore[union-attr]
+        checked: set[tuple[int, int]] = set()
+
+        def check(a: Buffer, b: Buffer) -> None:
+            key = (id(a), id(b)) if id(a) < id(b) else (id(b), id(a))
+            if key not in checked:
+                checked.add(key)
+                self._check_two(a, b)
+
+        blocks_of = self.fn.blocks
+
+        def unconditional(a: Access) -> bool:
+            """Whether every wait that may order `a` after an earlier access runs
+            whether or not `a` does: no wait inside the ops around it (one there
+            runs only when they run their regions, perhaps zero times)."""
+            if len(a.path) == 1:
+                return True
+            return a.waits is None and not any(blocks_of[blk].sync_at for blk, _ in a.path[1:])
+
+        spans: dict[int, tuple[Block, int, int] | None] = {}
+        for b in live:
+            blocks = {a.path[0][0] for a in b.accesses}
+            if (b.escapes_at is not None or len(blocks) != 1
+                    or not all(unconditional(a) for a in b.accesses)):
+                spans[id(b)] = None
+                continue
+            positions = [a.path[0][1] for a in b.accesses]
+            spans[id(b)] = (blocks.pop(), min(positions), max(positions))
+        bounds = sorted({b.lo.const for b in live} | {b.hi.const for b in live})  # type: ignore[union-attr]
+        cell_of = {v: i for i, v in enumerate(bounds)}
+        cells: list[list[Buffer]] = [[] for _ in range(max(0, len(bounds) - 1))]
+        for b in live:
+            for c in range(cell_of[b.lo.const], cell_of[b.hi.const]):  # type: ignore[union-attr]
+                cells[c].append(b)
+        seen_cells: set[tuple[int, ...]] = set()
+        for members in cells:
+            ident = tuple(id(b) for b in members)
+            if len(members) < 2 or ident in seen_cells:
+                continue
+            seen_cells.add(ident)
+            found, seen = len(self.violations), set(self._seen)
+            self._check_cell(members, spans, check)
+            if len(self.violations) > found:
+                # A race breaks the implication: every pair of the cell instead, in
+                # the order of their ranges, so that each racing pair is reported.
+                del self.violations[found:]
+                self._seen = seen
+                for i, a in enumerate(members):
+                    for b in members[i + 1:]:
+                        self._check_two(a, b)
+                        checked.add((id(a), id(b)) if id(a) < id(b) else (id(b), id(a)))
+
+    def _check_cell(
+        self, members: list[Buffer], spans: dict[int, tuple[Block, int, int] | None],
+        check: Callable[[Buffer, Buffer], None],
+    ) -> None:
+        """The pairs of one cell's buffers that imply the others (`_check_fixed`)."""
+        by_block: dict[Block, list[Buffer]] = {}
+        irregular: list[Buffer] = []
+        for b in members:
+            span = spans[id(b)]
+            if span is None:
+                irregular.append(b)
+            else:
+                by_block.setdefault(span[0], []).append(b)
+        for b in irregular:
+            for other in members:
+                if other is not b:
+                    check(b, other)
+        if len(by_block) > 1:
+            groups = list(by_block.values())
+            for i, group in enumerate(groups):
+                for other_group in groups[i + 1:]:
+                    for a in group:
+                        for b in other_group:
+                            check(a, b)
+        for group in by_block.values():
+            group.sort(key=lambda b: spans[id(b)][1:])  # type: ignore[index]
+            components: list[list[Buffer]] = []
+            end = -1
+            for b in group:
+                _, first, last = spans[id(b)]  # type: ignore[misc]
+                if components and first <= end:
+                    components[-1].append(b)
+                    end = max(end, last)
+                else:
+                    components.append([b])
+                    end = last
+            for k, component in enumerate(components):
+                for i, a in enumerate(component):
+                    for b in component[i + 1:]:
+                        check(a, b)
+                if k + 1 < len(components):
+                    for a in component:
+                        for b in components[k + 1]:
+                            check(a, b)
 
     def _check_bounds(self, buffer: Buffer) -> None:
         """A buffer placed past the end of its root's bytes (then it overlaps whatever

@@ -537,8 +537,9 @@ class KernelOp(IRDLOperation):
     def _operand_groups(self) -> list[tuple[str, Sequence[SSAValue]]]:
         """Each of the row's operands with its clause and values, sliced from the
         operand list by the group sizes (the field accessors rebuild every group
-        per call, and effects ask for `ins`/`outs` of every kernel)."""
-        operands = self.operands
+        per call, and effects ask for `ins`/`outs` of every kernel). Sliced as a
+        plain tuple: xDSL's operand sequence rebuilds its own type per slice."""
+        operands = tuple(self._operands)  # pyright: ignore[reportPrivateUsage]
         segments = self.properties.get("operandSegmentSizes")
         if isinstance(segments, DenseArrayBase):
             sizes = segments.get_values()[1:]

@@ -3,8 +3,12 @@
 hip-ep's `hip-materialize-host-scalars`. A shape scalar the host stores and a kernel
 reads needs no device buffer: runtime-owned host-mapped memory is host-writable and
 device-readable. Every candidate of a function becomes a `memref.view` into one
-host-scratch buffer taken from the function's runtime context (argument 0) at
-64-byte-aligned offsets (0, 64, ...); its frees are erased. Being views rather than
+host-scratch buffer taken from the function's runtime context (argument 0) at a
+64-byte-aligned offset; its frees are erased. Host scratch is memory too: two
+candidates share a slot when the ordering analysis proves every access to one
+happens before every access to the other (after a read-back of the kernels that
+read the first, DESIGN.md section 2), the offsets planned by `memplan.planning` on
+that conflict graph, so a decoder's scratch does not grow with its layers. Being views rather than
 plannable allocations, the moved buffers leave the pool and slot reuse
 (`optimize-memrefs`) altogether.
 
@@ -72,6 +76,7 @@ from memplan.passes.common import (
     runtime_context,
     view_into,
 )
+from memplan.passes.pool_allocs import plan_offsets
 
 __all__ = ["ALIGNMENT", "MAX_ELEMENTS", "MaterializeHostScalars"]
 
@@ -123,17 +128,46 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             if not candidates:
                 continue
             existing = nested_context_memory(function, HOST_SCRATCH)
-            if not existing:
-                calls.added(self._materialize(context, candidates, None, reserved))
-                changed = True
-                continue
-            # The runtime has one scratch buffer per context: a second one would be
-            # the same bytes, and offset 0 is taken.
-            reuse = self._reusable(function, context, existing)
-            if reuse is not None:
-                self._materialize(context, candidates, reuse, reserved)
-                changed = True
+            reuse = None
+            if existing:
+                # The runtime has one scratch buffer per context: a second one would
+                # be the same bytes, and offset 0 is taken.
+                reuse = self._reusable(function, context, existing)
+                if reuse is None:
+                    continue
+            offsets, size = self._layout(function, ordering, candidates)
+            scratch = self._materialize(context, candidates, offsets, size, reuse, reserved)
+            if reuse is None:
+                calls.added(scratch)
+            changed = True
         return changed
+
+    def _layout(
+        self,
+        function: Operation,
+        ordering: BlockOrdering,
+        candidates: list[tuple[SSAValue, BufferInfo]],
+    ) -> tuple[list[int], int]:
+        """Offsets of the candidates from the start of their part of the scratch, and
+        that part's size: slots shared where the ordering analysis proves every access
+        to one buffer happens before every access to the other (a host store after a
+        read-back of the device work that read the slot's earlier occupant), planned
+        by `memplan.planning` on the conflict graph (DESIGN.md section 2). Without a
+        proof two buffers keep their own bytes."""
+        sizes = [_align(static_bytes(root.type) or 0) for root, _ in candidates]
+        graph = ordering.conflict_graph([root for root, _ in candidates])
+        # Best fit by size, ties in program order (hip-ep's placement): the scalars
+        # are nearly all one slot wide, so this is first-fit colouring in program order.
+        plan = plan_offsets(sizes, [ALIGNMENT] * len(sizes), strategy="best-fit", neighbours=graph)
+        offsets = [int(o) for o in plan.offsets]
+        size = _align(max((o + s for o, s in zip(offsets, sizes)), default=0))
+        if self.debug and size < sum(sizes):
+            self._remark(
+                function,
+                f"{len(candidates)} host-fed buffers in {size} bytes of host scratch, "
+                f"{sum(sizes)} without sharing slots",
+            )
+        return offsets, size
 
     def _reusable(
         self, function: Operation, context: SSAValue, existing: list[Operation]
@@ -220,20 +254,21 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
     def _materialize(
         context: SSAValue,
         candidates: list[tuple[SSAValue, BufferInfo]],
+        offsets: list[int],
+        size: int,
         reuse: tuple[Operation, int, int] | None,
         reserved: tuple[int, int],
     ) -> Operation:
-        """View each candidate into the scratch, which it returns: a new one at the
-        top of the entry block, or the existing one (moved there, grown to hold the
-        new buffers after the bytes its views already use). `reserved`: how far the scratch uses of the
+        """View each candidate into the scratch at its offset (`_layout`) after a
+        base, and return the scratch: a new one at the top of the entry block, or
+        the existing one (moved there, grown to hold the new buffers after the bytes
+        its views already use). `reserved`: how far the scratch uses of the
         functions it calls reach, and the largest size they ask for; new buffers go
         after those bytes, and the scratch is asked for at least that size, so a
         callee neither overlaps them nor makes the runtime grow (and move) it."""
-        offsets: list[int] = []
-        end = _align(max(reuse[2] if reuse is not None else 0, reserved[0]))
-        for root, _ in candidates:
-            offsets.append(end)
-            end = _align(end + static_bytes(root.type))
+        base = _align(max(reuse[2] if reuse is not None else 0, reserved[0]))
+        offsets = [base + offset for offset in offsets]
+        end = base + size
         entry = context.owner
         total = index_constant(max(end, reserved[1], reuse[1] if reuse is not None else 0))
         total.result.name_hint = "host_scratch_size"

@@ -32,8 +32,9 @@ func.func @two_scalars(%ctx: !hip.context, %x: i64, %y: i64, %ao: memref<1xf32>,
 
 // -----
 
-// Offsets follow the sizes, rounded up to 64 bytes: 16 x i64 is 128 bytes. The
-// limit is 16 elements, of integer or index type.
+// Offsets follow the sizes, rounded up to 64 bytes: 16 x i64 is 128 bytes (the
+// three are live together: each is read after the last store). The limit is 16
+// elements, of integer or index type.
 // CHECK-LABEL: func.func @sizes_limits_and_element_types
 // CHECK-NEXT:    arith.constant 256 : index
 // CHECK-NEXT:    %[[SCRATCH:.+]] = hip.get_host_scratch
@@ -58,6 +59,9 @@ func.func @sizes_limits_and_element_types(%ctx: !hip.context, %x: i64, %i: index
   // expected-remark @+1 {{host-fed buffer left alone: its element type f32 is not an integer or index}}
   %e = memref.alloc() : memref<1xf32>
   memref.store %f, %e[%c0] : memref<1xf32>
+  %la = memref.load %a[%c0] : memref<16xi64>
+  %lb = memref.load %b[%c0] : memref<2xindex>
+  %lc = memref.load %c[%c0] : memref<3xi1>
   return
 }
 
