@@ -28,7 +28,6 @@ absent) it says why and exits 0 (skipped).
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
@@ -42,6 +41,9 @@ if str(ROOT / "src") not in sys.path:
     sys.path.insert(0, str(ROOT / "src"))
 
 from memplan.dialects.hip_kernels import KERNELS, UNIFORM_MODE, KernelSpec  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hip_ep_accepts import find_tool  # noqa: E402  (one rule for where hip-mlir-opt is)
 
 STRICTER: tuple[tuple[str, str], ...] = (
     (r"'hip\.get_(pool|host_scratch)' op result must be a 1-D memref of i8",
@@ -641,15 +643,6 @@ def compare(tool: str, cases: Sequence[Instance], show: int) -> int:
 def _op_line(printed: str) -> str:
     lines = [l.strip() for l in printed.splitlines() if "hip." in l]
     return lines[0] if lines else printed.strip()[:200]
-
-
-def find_tool(given: str | None) -> tuple[str | None, str]:
-    path = given or os.environ.get("HIP_MLIR_OPT")
-    if not path:
-        return None, "no --hip-mlir-opt PATH given and HIP_MLIR_OPT is not set"
-    if not (Path(path).is_file() and os.access(path, os.X_OK)):
-        return None, f"hip-mlir-opt not found at {path}"
-    return path, ""
 
 
 def main(argv: list[str] | None = None) -> int:

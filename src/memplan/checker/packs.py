@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import OpResult, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 
 __all__ = ["IndexEvaluator", "assignments", "check_pack", "check_numeric", "prove_pack"]
 
@@ -62,6 +62,12 @@ _COMPARE: dict[int, Callable[[int, int], bool]] = {
     8: lambda a, b: a > b,
     9: lambda a, b: a >= b,
 }
+
+
+def _is_align(op: Operation) -> bool:
+    """IREE's `util.align`, known by name: the checker reads the IR it judges without
+    importing the dialects that built it."""
+    return op.name == "util.align"
 
 
 def _signed(value: int) -> int:
@@ -112,7 +118,7 @@ class IndexEvaluator:
             arith.ConstantOp | arith.AddiOp | arith.SubiOp | arith.MuliOp | arith.MaxUIOp | arith.MinUIOp
             | arith.SelectOp | arith.CmpiOp | arith.CeilDivUIOp | arith.DivUIOp | arith.RemUIOp
             | arith.ShLIOp | arith.IndexCastOp,
-        ) or op.name == "util.align"
+        ) or _is_align(op)
 
     def _operands(self, value: SSAValue) -> Sequence[SSAValue]:
         if isinstance(value, OpResult) and self._understood(value.op):
@@ -151,7 +157,7 @@ def _compile(order: Sequence[SSAValue]) -> list[tuple[SSAValue, str, tuple[SSAVa
             elif isinstance(op, arith.CmpiOp):
                 kind, extra = "cmp", _COMPARE[_predicate(op)]
             else:
-                kind = next(name for cls, name in _KINDS if isinstance(op, cls)) if op.name != "util.align" else "align"
+                kind = next(name for cls, name in _KINDS if isinstance(op, cls)) if not _is_align(op) else "align"
         program.append((value, kind, tuple(op.operands) if op is not None else (), extra))
     return program
 
@@ -530,7 +536,7 @@ class _Reader:
             return _Bound(v[0].lower + v[1].lower, upper)
         if isinstance(op, arith.MinUIOp):
             return _Bound((_const(0),), v[0].upper)
-        if op.name == "util.align":
+        if _is_align(op):
             k = v[1].single and _p_constant(v[1].single)
             if k:
                 return self.align(v[0], k, value)
