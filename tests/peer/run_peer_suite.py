@@ -209,16 +209,18 @@ config.substitutions.append(("FileCheck", {filecheck!r}))
 """
 
 
-def run_cases(cases: Sequence[Case], tool: str, folder: Path, jobs: int) -> dict[Case, bool]:
+def run_cases(cases: Sequence[Case], tool: str, folder: Path, jobs: int,
+              filecheck: str | None = None) -> dict[Case, bool]:
     """Write the cases under `folder`, run them with lit, and say which passed."""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     bin_dir = os.path.dirname(sys.executable)
     path = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
-    filecheck = shutil.which("filecheck", path=path) or shutil.which("FileCheck", path=path)
+    filecheck = (shutil.which(filecheck, path=path) if filecheck else
+                 shutil.which("filecheck", path=path) or shutil.which("FileCheck", path=path))
     if filecheck is None:
-        raise SystemExit("run_peer_suite: filecheck not found (pip install filecheck)")
+        raise SystemExit("run_peer_suite: filecheck not found (pip install filecheck, or --filecheck)")
     (folder / "lit.cfg.py").write_text(
         _LIT_CONFIG.format(root=str(folder), path=path, filecheck=filecheck)
     )
@@ -260,6 +262,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=None,
                         help="scratch folder for the cases and lit.log (default: a temporary folder)")
     parser.add_argument("--filter", default=None, help="run only cases whose name matches this regex")
+    parser.add_argument("--filecheck", default=None,
+                        help="the FileCheck to run (default: the Python `filecheck` beside this Python); "
+                             "LLVM's own (`FileCheck-22`) where the two differ: the Python one also looks "
+                             "for a CHECK-NOT string in the whole line of the next match, past where that match starts")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     args = parser.parse_args(argv)
@@ -287,9 +293,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cases = [case for path in files for case in split_cases(path)]
     if args.filter:
         cases = [case for case in cases if re.search(args.filter, case.name)]
-    passed = run_cases(cases, args.tool, results / "memplan", args.jobs)
+    passed = run_cases(cases, args.tool, results / "memplan", args.jobs, args.filecheck)
     valid = (
-        run_cases(cases, args.reference, results / "reference", args.jobs)
+        run_cases(cases, args.reference, results / "reference", args.jobs, args.filecheck)
         if args.reference else {case: True for case in cases}
     )
 

@@ -619,7 +619,8 @@ class _GlobalModel(GlobalInterface):
     def may_inline(self, op: Operation) -> bool:
         # Another dialect's attributes may mean something to it that the constant
         # would lose (IREE keeps such globals too); util's own do not.
-        return op.inlining_policy is None and all(  # type: ignore[attr-defined]
+        policy = op.inlining_policy  # type: ignore[attr-defined]
+        return (policy is None or isinstance(policy, InlineAlwaysAttr)) and all(
             name.startswith("util.") for name, _ in self.dialect_attributes(op)
         )
 
@@ -762,6 +763,10 @@ class GlobalOp(IRDLOperation):
             inlining_policy = parser.parse_attribute()
             parser.parse_punctuation(">")
         attributes = parser.parse_optional_attr_dict()
+        if inlining_policy is None:
+            # IREE before strict properties (its own lit files) kept the policy
+            # in the attribute dictionary; 3.13 reads and prints only `<...>`.
+            inlining_policy = attributes.pop("inlining_policy", None)
         type: Attribute | None = None
         initial_value: Attribute | None = None
         if parser.parse_optional_punctuation("=") is not None:

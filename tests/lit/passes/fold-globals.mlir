@@ -526,3 +526,43 @@ util.func @util_attributes_inline() -> index {
   // CHECK: util.return %[[C]]
   util.return %0 : index
 }
+
+// -----
+
+// An inlining policy (as IREE 3.13 prints it, or in the attribute dictionary as
+// older IREE did): `never` keeps every load, `always` lets them fold.
+
+// CHECK: util.global private @pinned <inlining_policy = #util.inline.never> = 4 : index
+util.global private @pinned {inlining_policy = #util.inline.never} = 4 : index
+// CHECK-NOT: @inlinable
+util.global private @inlinable <inlining_policy = #util.inline.always> = 6 : index
+// CHECK-LABEL: @inlining_policies(
+util.func @inlining_policies() -> (index, index) {
+  // CHECK-DAG: %[[P:.+]] = util.global.load immutable @pinned : index
+  %0 = util.global.load @pinned : index
+  // CHECK-DAG: %[[C:.+]] = arith.constant 6 : index
+  %1 = util.global.load @inlinable : index
+  // CHECK: util.return %[[P]], %[[C]]
+  util.return %0, %1 : index, index
+}
+
+// -----
+
+// Equal never-inlined constants merge into the first; a dialect attribute that
+// names the second is renamed, on the function as on an op.
+
+// CHECK: util.global private @first <inlining_policy = #util.inline.never> = 5 : index
+util.global private @first <inlining_policy = #util.inline.never> = 5 : index
+// CHECK-NOT: @second
+util.global private @second <inlining_policy = #util.inline.never> = 5 : index
+// CHECK-LABEL: @merged_pinned_constants(
+// CHECK-SAME: attributes {test.about = @first}
+util.func @merged_pinned_constants() -> (index, index) attributes {test.about = @second} {
+  // CHECK: %[[A:.+]] = util.global.load immutable @first : index
+  %0 = util.global.load @first : index
+  // CHECK: %[[B:.+]] = util.global.load immutable @first : index
+  %1 = util.global.load @second : index
+  // CHECK: util.optimization_barrier {test.about = @first} %[[B]]
+  %2 = util.optimization_barrier {test.about = @second} %1 : index
+  util.return %0, %2 : index, index
+}
