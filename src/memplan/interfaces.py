@@ -5,7 +5,7 @@ another buffer, whether it runs asynchronously on a device stream, whether it wa
 for a stream, and which values its memory effects touch. Dialects answer by
 declaring the traits below. Ops defined outside memplan (xDSL's `memref`, for
 instance) get the same answers through *external models*, all attached in one module,
-`memplan.dialects.upstream_models`, in the style of MLIR's `attachInterface`; the
+`memplan.dialects.mlir.upstream_models`, in the style of MLIR's `attachInterface`; the
 first query loads it, so no caller has to import anything for its side effect and a
 pass never special-cases those ops either.
 """
@@ -94,12 +94,12 @@ _MODELS_LOADED = False
 
 
 def _load_upstream_models() -> None:
-    """Attach the models of `memplan.dialects.upstream_models` before the first
+    """Attach the models of `memplan.dialects.mlir.upstream_models` before the first
     query, so an answer never depends on which module happened to be imported."""
     global _MODELS_LOADED
     if not _MODELS_LOADED:
         _MODELS_LOADED = True
-        import memplan.dialects.upstream_models  # noqa: F401  (attaches on import)
+        import memplan.dialects.mlir.upstream_models  # noqa: F401  (attaches on import)
 
 
 def _external_traits(op: Operation) -> list[OpTrait]:

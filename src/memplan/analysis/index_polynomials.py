@@ -24,7 +24,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import OpResult, SSAValue
 
-from memplan.dialects.util_values import AlignOp
+from memplan.dialects.iree.util_values import AlignOp
 from memplan.planning.polynomials import Poly
 
 __all__ = ["AlignedAtom", "IndexPolynomials", "align_poly"]

@@ -6,13 +6,13 @@ touch, not for what they compute, so each op declares memplan's interfaces
 (`memplan.interfaces`) instead of being special-cased by name:
 
 - kernel ops (`hip.matmul(%ctx) ins(..) outs(..)`, hip-ep's 76 DPS kernels from one
-  table in `hip_kernels.py`) are enqueued on the context's in-order stream
+  table in `kernels.py`) are enqueued on the context's in-order stream
   (`StreamExecution(0)`), read their memref inputs and write their memref `outs`;
 - hip-ep's `hip.readback_scalar` / `hip.readback_dim` make the host wait for that
   stream (`StreamSynchronization(0)`);
 - `hip.alloc_output` writes (the runtime's output allocator) and is no allocation;
 - `hip.loop` / `hip.if` run outlined functions (`OutlinedBodies`), and the graph,
-  constant and yield ops are in `hip_control.py`;
+  constant and yield ops are in `control.py`;
 - `hip.get_pool`, `hip.get_host_scratch`, `hip.alloc` allocate their result and
   `hip.free` frees its buffer, each effect tied to its value so that CSE never merges
   two allocations and DCE may drop an unused one.
@@ -57,13 +57,13 @@ from xdsl.traits import MemoryWriteEffect
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hip_base import (
+from memplan.dialects.hip.base import (
     TENSOR_OR_MEMREF,
     ContextType,
     op_prefix,
     verify_context,
 )
-from memplan.dialects.hip_control import (
+from memplan.dialects.hip.control import (
     ConstantOp,
     GetConstantOp,
     HipblasltGraphOp,
@@ -73,7 +73,7 @@ from memplan.dialects.hip_control import (
     MiopenGraphOp,
     YieldOp,
 )
-from memplan.dialects.hip_kernels import (  # noqa: F401  (re-exported)
+from memplan.dialects.hip.kernels import (  # noqa: F401  (re-exported)
     KERNEL_OPS,
     KERNELS,
     KernelOp,

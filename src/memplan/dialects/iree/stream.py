@@ -112,9 +112,9 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hal import DeviceAffinityAttr
-from memplan.dialects.util_interfaces import STREAM_PATTERNS, SizeAware
-from memplan.dialects.util import (
+from memplan.dialects.iree.hal import DeviceAffinityAttr
+from memplan.util_interfaces import STREAM_PATTERNS, SizeAware
+from memplan.dialects.iree.util import (
     parse_entry_points,
     parse_workload,
     print_entry_points,
@@ -2963,9 +2963,9 @@ def __getattr__(name: str) -> Dialect:
     modules of their own that import this one's types."""
     if name != "Stream":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from memplan.dialects.stream_cmd import CMD_OPS
-    from memplan.dialects.stream_executable import EXECUTABLE_OPS, EXECUTABLE_TYPES
-    from memplan.dialects.stream_runtime import (
+    from memplan.dialects.iree.stream_cmd import CMD_OPS
+    from memplan.dialects.iree.stream_executable import EXECUTABLE_OPS, EXECUTABLE_TYPES
+    from memplan.dialects.iree.stream_runtime import (
         STREAM_RUNTIME_ATTRIBUTES,
         STREAM_RUNTIME_OPS,
     )

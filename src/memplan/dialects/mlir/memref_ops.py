@@ -47,7 +47,7 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.bitwise_casts import is_power_of_two
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.memref_layout import (
+from memplan.analysis.memref_layout import (
     affine_map_text,
     is_identity_layout,
     strides_and_offset,
@@ -289,7 +289,7 @@ class ReallocOp(IRDLOperation):
 
 
 def _text(attr: Attribute) -> str:
-    from memplan.dialects.memref import _text as text  # pyright: ignore[reportPrivateUsage]
+    from memplan.dialects.mlir.memref import _text as text  # pyright: ignore[reportPrivateUsage]
 
     return text(attr)
 

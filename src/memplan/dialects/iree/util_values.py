@@ -71,7 +71,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.util_interfaces import CanonicalizedBy
+from memplan.util_interfaces import CanonicalizedBy
 from memplan.printing import FixedResultNames
 
 __all__ = [
@@ -970,7 +970,7 @@ VALUE_OPS = (
     HoistableConversionOp,
     UnfoldableConstantOp,
 )
-"""The value ops, registered in the `util` dialect (`memplan.dialects.util`)."""
+"""The value ops, registered in the `util` dialect (`memplan.dialects.iree.util`)."""
 
 VALUE_ATTRIBUTES = (
     ObjectType,

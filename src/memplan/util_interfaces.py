@@ -2,7 +2,7 @@
 `GlobalOpInterface`, `GlobalLoadOpInterface`, `GlobalStoreOpInterface`,
 `InitializerOpInterface`).
 
-IREE's `util` ops declare them in their traits (`memplan.dialects.util`); an op of
+IREE's `util` ops declare them in their traits (`memplan.dialects.iree.util`); an op of
 another dialect takes part in `fold-globals`, `fuse-globals` and
 `simplify-global-accesses` once it declares them too (or gets them as a model with
 `memplan.interfaces.attach_trait`).

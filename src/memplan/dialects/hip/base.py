@@ -1,6 +1,6 @@
 """What every part of the `hip` dialect shares: the context type and small helpers.
 
-Split out of `hip.py` so that the op families (`hip_kernels.py`, `hip_control.py`)
+Split out of the package module (`hip/__init__.py`) so that the op families (`kernels.py`, `control.py`)
 and the runtime ops can each import it without a cycle.
 """
 

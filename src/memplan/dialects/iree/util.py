@@ -87,20 +87,20 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.data_layout import packed_storage_bytes
-from memplan.dialects.util_buffer import (
+from memplan.dialects.iree.util_buffer import (
     BUFFER_ATTRIBUTES,
     BUFFER_OPS,
     BufferType,
     ListType,
     SizedStorageAttr,
 )
-from memplan.dialects.util_values import (
+from memplan.dialects.iree.util_values import (
     VALUE_ATTRIBUTES,
     VALUE_OPS,
     HoistableConversionOp,
     TypeOnlyAttr,
 )
-from memplan.dialects.util_interfaces import (
+from memplan.util_interfaces import (
     GlobalAccessInterface,
     GlobalInterface,
     GlobalLoadInterface,
@@ -165,7 +165,7 @@ def lookup_global(op: Operation, name: SymbolRefAttr) -> GlobalOp | None:
 
 def _is_resource_type(type: Attribute) -> bool:
     # Imported lazily: util must not depend on stream at import time (IREE's layering).
-    from memplan.dialects.stream import ResourceType
+    from memplan.dialects.iree.stream import ResourceType
 
     return isinstance(type, ResourceType)
 
