@@ -29,6 +29,8 @@ from xdsl.traits import (
 )
 from xdsl.traits import get_effects as _xdsl_get_effects
 
+from memplan import providers
+
 __all__ = [
     "class_has_trait",
     "HOST_SCRATCH",
@@ -95,11 +97,12 @@ _MODELS_LOADED = False
 
 def _load_upstream_models() -> None:
     """Attach the models of `memplan.dialects.mlir.upstream_models` before the first
-    query, so an answer never depends on which module happened to be imported."""
+    query, so an answer never depends on which module happened to be imported
+    (through `memplan.providers`: this module imports no dialect)."""
     global _MODELS_LOADED
     if not _MODELS_LOADED:
         _MODELS_LOADED = True
-        import memplan.dialects.mlir.upstream_models  # noqa: F401  (attaches on import)
+        providers.attach_upstream_models()
 
 
 def _external_traits(op: Operation) -> list[OpTrait]:

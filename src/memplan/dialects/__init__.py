@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from types import ModuleType
 
-from xdsl.ir import Dialect
+from xdsl.ir import Dialect, Operation
 
 MOVED: dict[str, str] = {
     **{f"memplan.dialects.hip_{name}": f"memplan.dialects.hip.{name}" for name in ("base", "control", "kernels")},
@@ -78,7 +78,7 @@ def _memplan() -> Dialect:
 
 
 def _stream() -> Dialect:
-    from memplan.dialects.iree.stream import Stream
+    from memplan.dialects.iree.stream_dialect import Stream
 
     return Stream
 
@@ -186,3 +186,13 @@ MLIR_SYNTAX_OVERRIDES: dict[str, Callable[[], Dialect]] = {
     "scf": _scf_mlir_syntax,
     "func": _func_mlir_syntax,
 }
+
+
+def mlir_syntax_classes() -> dict[str, type[Operation]]:
+    """memplan's op classes that print MLIR's custom syntax where xDSL's print the
+    generic form, by op name (the printer's, through `memplan.providers`)."""
+    classes: dict[str, type[Operation]] = {}
+    for factory in MLIR_SYNTAX_OVERRIDES.values():
+        for op_type in factory().operations:
+            classes[op_type.name] = op_type
+    return classes

@@ -32,7 +32,6 @@ keep xDSL's definition and printing, and fall back to xDSL's parser.
 from __future__ import annotations
 
 import re
-from io import StringIO
 from collections.abc import Sequence
 from math import prod
 from typing import ClassVar, cast
@@ -89,7 +88,7 @@ from xdsl.utils.bitwise_casts import is_power_of_two
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.memref_layout import strides_and_offset
-from memplan.dialects.mlir.memref_ops import NEW_OPS
+from memplan.dialects.mlir.memref_ops import NEW_OPS, _text  # pyright: ignore[reportPrivateUsage]
 from memplan.parsing import SSA_USE, TypeCachingParser
 
 __all__ = [
@@ -777,15 +776,6 @@ class GlobalOp(xmemref.GlobalOp):
             if name not in self._PRINTED
         }
         printer.print_op_attributes(extra | self.attributes)
-
-
-def _text(attr: Attribute) -> str:
-    """`attr` as MLIR prints it, for diagnostics that quote types."""
-    from memplan.printing.builtin_syntax import MlirBuiltinPrinter
-
-    out = StringIO()
-    MlirBuiltinPrinter(stream=out).print_attribute(attr)
-    return out.getvalue()
 
 
 # ---------------------------------------------------------------------------------
