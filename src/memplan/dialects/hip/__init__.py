@@ -61,6 +61,7 @@ from memplan.dialects.hip.base import (
     GetHostScratchOp,
     GetPoolOp,
     _parse_context_call,
+    _print_context_call,
     _verify_index,
     op_prefix,
     verify_context,
@@ -151,12 +152,7 @@ class AllocOp(IRDLOperation):
         return cls(ctx, result_type, sizes, attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list((self.ctx, *self.dynamic_sizes), printer.print_operand)
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        _print_context_call(printer, (self.ctx, *self.dynamic_sizes), self.attributes, self.result.type)
 
     def verify_(self) -> None:
         verify_context(self, self.ctx)
@@ -209,12 +205,7 @@ class FreeOp(IRDLOperation):
         return cls(ctx, buffer, attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list((self.ctx, self.memref), printer.print_operand)
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
+        _print_context_call(printer, (self.ctx, self.memref), self.attributes, self.memref.type)
 
     def verify_(self) -> None:
         verify_context(self, self.ctx)

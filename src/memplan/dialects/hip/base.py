@@ -134,6 +134,18 @@ def _parse_context_call(parser: Parser, count: int | None) -> list[UnresolvedOpe
     return operands
 
 
+def _print_context_call(
+    printer: Printer, operands: Sequence[SSAValue], attributes: Mapping[str, Attribute], type: Attribute
+) -> None:
+    """Print `(%ctx, %a, ...) attr-dict : type`, the form `_parse_context_call` reads."""
+    printer.print_string("(")
+    printer.print_list(operands, printer.print_operand)
+    printer.print_string(")")
+    printer.print_op_attributes(attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(type)
+
+
 def _split_props(
     attrs: dict[str, Attribute], names: Sequence[str]
 ) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
@@ -196,12 +208,10 @@ class _SizedBufferOp(IRDLOperation):
         return dict(self.properties)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list((self.ctx, self.size), printer.print_operand)
-        printer.print_string(")")
-        printer.print_op_attributes(self._printed_properties() | dict(self.attributes))
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        _print_context_call(
+            printer, (self.ctx, self.size), self._printed_properties() | dict(self.attributes),
+            self.result.type,
+        )
 
     def verify_(self) -> None:
         verify_context(self, self.ctx)
