@@ -45,7 +45,7 @@ from xdsl.ir import Operation, OpResult, SSAValue
 
 import memplan
 from memplan.checker.packs import IndexEvaluator, check_numeric
-from memplan.dialects.stream import ResourcePackOp
+from memplan.dialects.iree.stream import ResourcePackOp
 from memplan.passes.layout_slices import resource_alignments
 from memplan.planning.dynamic_slices import lower_bound_at
 from memplan.tools.iree_compile import (

@@ -33,7 +33,7 @@ from xdsl.dialects import arith
 from memplan.analysis.index_polynomials import IndexPolynomials
 from memplan.checker.packs import IndexEvaluator
 from memplan.context import make_context
-from memplan.dialects.stream import ResourcePackOp
+from memplan.dialects.iree.stream import ResourcePackOp
 from memplan.passes.layout_slices import LayoutSlices, resource_alignments
 from memplan.planning.dynamic_slices import iree_dynamic_layout, lower_bound_at
 from memplan.planning.polynomials import Poly

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from memplan import providers
 from memplan.report.model import DomainPlan, FunctionPlan, PlannedBuffer
 from memplan.report.recording import Recording, recording
 
@@ -30,6 +31,22 @@ if TYPE_CHECKING:
     from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import ModulePass
+
+
+def _attach_upstream_models() -> None:
+    import memplan.dialects.mlir.upstream_models  # noqa: F401  (attaches on import)
+
+
+def _mlir_syntax_classes() -> dict[str, type]:
+    from memplan.dialects import mlir_syntax_classes
+
+    return mlir_syntax_classes()
+
+
+# Set before any module of the package runs (Python runs this file first); the
+# lower layers reach memplan.dialects only through these (memplan.providers).
+providers.attach_upstream_models = _attach_upstream_models
+providers.mlir_syntax_classes = _mlir_syntax_classes
 
 
 def __getattr__(name: str) -> str:

@@ -11,13 +11,13 @@ from memplan.opaque import OpaqueAttributeContext
 
 def make_context(*, allow_unregistered: bool = False) -> Context:
     """A context that reads everything memplan-opt reads, with MLIR's memref syntax
-    and MLIR's test ops (`memplan.dialects.mlir_test`, a superset of xDSL's `test`
+    and MLIR's test ops (`memplan.dialects.mlir.mlir_test`, a superset of xDSL's `test`
     dialect), as a test build of mlir-opt registers them. Every dialect is a factory
     the context calls when the input first names one of its ops, so the test ops
     cost nothing to an input without `test.` ops. The memref ops carry memplan's
     canonicalization patterns from then on."""
-    from memplan.dialects import upstream_models
-    from memplan.dialects.memref import declare_canonicalization_patterns
+    from memplan.dialects.mlir import upstream_models
+    from memplan.dialects.mlir.memref import declare_canonicalization_patterns
 
     declare_canonicalization_patterns()
     upstream_models.declare_canonicalization_patterns()

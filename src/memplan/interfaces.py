@@ -5,7 +5,7 @@ another buffer, whether it runs asynchronously on a device stream, whether it wa
 for a stream, and which values its memory effects touch. Dialects answer by
 declaring the traits below. Ops defined outside memplan (xDSL's `memref`, for
 instance) get the same answers through *external models*, all attached in one module,
-`memplan.dialects.upstream_models`, in the style of MLIR's `attachInterface`; the
+`memplan.dialects.mlir.upstream_models`, in the style of MLIR's `attachInterface`; the
 first query loads it, so no caller has to import anything for its side effect and a
 pass never special-cases those ops either.
 """
@@ -28,6 +28,8 @@ from xdsl.traits import (
     Resource,
 )
 from xdsl.traits import get_effects as _xdsl_get_effects
+
+from memplan import providers
 
 __all__ = [
     "class_has_trait",
@@ -94,12 +96,13 @@ _MODELS_LOADED = False
 
 
 def _load_upstream_models() -> None:
-    """Attach the models of `memplan.dialects.upstream_models` before the first
-    query, so an answer never depends on which module happened to be imported."""
+    """Attach the models of `memplan.dialects.mlir.upstream_models` before the first
+    query, so an answer never depends on which module happened to be imported
+    (through `memplan.providers`: this module imports no dialect)."""
     global _MODELS_LOADED
     if not _MODELS_LOADED:
         _MODELS_LOADED = True
-        import memplan.dialects.upstream_models  # noqa: F401  (attaches on import)
+        providers.attach_upstream_models()
 
 
 def _external_traits(op: Operation) -> list[OpTrait]:

@@ -43,6 +43,8 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, OpTrait, SymbolOpInterface
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from memplan.printing.structure import PrintsVerbatim
+
 __all__ = [
     "FOREIGN_DIALECTS",
     "PARTIAL_DIALECTS",
@@ -192,11 +194,6 @@ class OpaqueBodies(OpTrait):
     """The op's direct children named in `ops` are kept as source text."""
 
     ops: tuple[str, ...] = ("builtin.module",)
-
-
-@dataclass(frozen=True)
-class PrintsVerbatim(OpTrait):
-    """The op prints its stored text in place of any syntax (memplan's printer)."""
 
 
 @irdl_op_definition

@@ -10,15 +10,15 @@ from __future__ import annotations
 from xdsl.universe import Universe
 
 from memplan.dialects import MEMPLAN_DIALECTS
-from memplan.dialects import upstream_models
-from memplan.dialects.memref import declare_canonicalization_patterns
+from memplan.dialects.mlir import upstream_models
+from memplan.dialects.mlir.memref import declare_canonicalization_patterns
 from memplan.passes.registry import PASSES
 
 
 def _universe_passes() -> dict:
     def load_with_models(info):
         def load():
-            import memplan.dialects.upstream_models  # noqa: F401
+            import memplan.dialects.mlir.upstream_models  # noqa: F401
 
             return info.load()
 

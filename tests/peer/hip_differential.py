@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "src") not in sys.path:
     sys.path.insert(0, str(ROOT / "src"))
 
-from memplan.dialects.hip_kernels import KERNELS, UNIFORM_MODE, KernelSpec  # noqa: E402
+from memplan.dialects.hip.kernels import KERNELS, UNIFORM_MODE, KernelSpec  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hip_ep_accepts import find_tool  # noqa: E402  (one rule for where hip-mlir-opt is)

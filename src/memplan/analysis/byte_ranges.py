@@ -19,7 +19,7 @@ Elements are sized by `memplan.analysis.data_layout.alloc_size`, as everywhere.
 - `memref_footprint(type, ...)`: the bytes a memref reaches relative to its own
   pointer, from its type and the values of its dynamic offset and sizes;
 - `VIEW_MODELS`: the models of xDSL's memref views, attached by
-  `memplan.dialects.upstream_models`.
+  `memplan.dialects.mlir.upstream_models`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The passes never ask for `util.global` by name: they ask an op whether it is a
 global, a load or a store of one, or an initializer, through the interfaces below
 (IREE's `GlobalOpInterface`, `GlobalLoadOpInterface`, `GlobalStoreOpInterface`,
-`InitializerOpInterface`, in `memplan.dialects.util_interfaces`). IREE's `util` ops
+`InitializerOpInterface`, in `memplan.util_interfaces`). IREE's `util` ops
 declare them in their traits; another dialect's globals work once they do too.
 
 `GlobalTable.build` finds every use of every global in one walk of the module: loads,
@@ -33,7 +33,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import ConstantLike, SymbolTable
 
 from memplan.analysis.purity import is_trivially_dead
-from memplan.dialects.util_interfaces import (
+from memplan.util_interfaces import (
     GlobalAccessInterface,
     GlobalInterface,
     GlobalLoadInterface,
@@ -57,7 +57,7 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------------
-# Interfaces (declared by the ops: memplan.dialects.util_interfaces)
+# Interfaces (declared by the ops: memplan.util_interfaces)
 # --------------------------------------------------------------------------------
 
 

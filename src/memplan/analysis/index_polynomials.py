@@ -24,8 +24,9 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import OpResult, SSAValue
 
-from memplan.dialects.util_values import AlignOp
+from memplan.interfaces import get_interface
 from memplan.planning.polynomials import Poly
+from memplan.util_interfaces import AlignsUp
 
 __all__ = ["AlignedAtom", "IndexPolynomials", "align_poly"]
 
@@ -128,10 +129,10 @@ class IndexPolynomials:
             shift = _constant(op.rhs)
             if shift is not None and 0 <= shift < 63:
                 return sub(op.lhs).scale(1 << shift)
-        if isinstance(op, AlignOp):
-            alignment = _constant(op.alignment)
+        if (align := get_interface(op, AlignsUp)) is not None:
+            alignment = _constant(align.alignment(op))
             if alignment is not None and alignment > 0 and alignment & (alignment - 1) == 0:
-                exact = align_poly(sub(op.value), alignment)
+                exact = align_poly(sub(align.value(op)), alignment)
                 if exact is not None:
                     return exact
         if isinstance(op, arith.CeilDivUIOp | arith.DivUIOp):
@@ -191,9 +192,9 @@ def _evaluate(value: SSAValue, leaf: int, memo: dict[SSAValue, int], depth: int)
             if divisor:
                 numerator = of(op.lhs)
                 result = -(-numerator // divisor) if isinstance(op, arith.CeilDivUIOp) else numerator // divisor
-        elif isinstance(op, AlignOp):
-            alignment = of(op.alignment)
+        elif (align := get_interface(op, AlignsUp)) is not None:
+            alignment = of(align.alignment(op))
             if alignment:
-                result = -(-of(op.value) // alignment) * alignment & _MASK
+                result = -(-of(align.value(op)) // alignment) * alignment & _MASK
     memo[value] = result
     return result

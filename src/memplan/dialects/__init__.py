@@ -1,16 +1,68 @@
-"""memplan's dialects, loaded lazily by name.
+"""memplan's dialects, loaded lazily by name, one package per family: `hip/`,
+`iree/` (stream, util, hal, flow, encoding, tensor_ext, check), `mlir/` (upstream
+MLIR's syntax and the models attached to xDSL's ops), and memplan's own
+`memplan_dialect.py`.
 
 `MEMPLAN_DIALECTS` holds the dialects memplan defines (never one of xDSL's names, so
 the xDSL universe entry cannot clash). `MLIR_SYNTAX_OVERRIDES` replaces xDSL dialects
 whose ops xDSL prints only generically with versions that speak MLIR's custom
 syntax; memplan-opt uses them, the xDSL universe does not.
+
+`MOVED` keeps the module paths of the flat layout before the families
+(`memplan.dialects.stream`, `memplan.dialects.hip_kernels`, ...) importable: each is
+the same module object as its new path, so code written against either path works.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.abc
+import importlib.util
+import sys
 from collections.abc import Callable
+from types import ModuleType
 
-from xdsl.ir import Dialect
+from xdsl.ir import Dialect, Operation
+
+MOVED: dict[str, str] = {
+    **{f"memplan.dialects.hip_{name}": f"memplan.dialects.hip.{name}" for name in ("base", "control", "kernels")},
+    **{
+        f"memplan.dialects.{name}": f"memplan.dialects.iree.{name}"
+        for name in (
+            "check", "encoding", "flow", "hal", "stream", "stream_cmd", "stream_executable",
+            "stream_runtime", "tensor_ext", "util", "util_buffer", "util_values",
+        )
+    },
+    **{
+        f"memplan.dialects.{name}": f"memplan.dialects.mlir.{name}"
+        for name in (
+            "affine", "arith", "func", "index", "memref", "memref_ops", "mlir_test", "scf",
+            "upstream_models",
+        )
+    },
+    "memplan.dialects.util_interfaces": "memplan.util_interfaces",
+    "memplan.dialects.memref_layout": "memplan.analysis.memref_layout",
+}
+"""Old module path -> the module's path now."""
+
+
+class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports an old path of `MOVED` as the module at its new path."""
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None):
+        if fullname not in MOVED:
+            return None
+        return importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec) -> ModuleType:
+        return importlib.import_module(MOVED[spec.name])
+
+    def exec_module(self, module: ModuleType) -> None:
+        pass
+
+
+if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
+    sys.meta_path.append(_MovedModules())
 
 
 def _hip() -> Dialect:
@@ -26,49 +78,49 @@ def _memplan() -> Dialect:
 
 
 def _stream() -> Dialect:
-    from memplan.dialects.stream import Stream
+    from memplan.dialects.iree.stream_dialect import Stream
 
     return Stream
 
 
 def _util() -> Dialect:
-    from memplan.dialects.util import Util
+    from memplan.dialects.iree.util import Util
 
     return Util
 
 
 def _hal() -> Dialect:
-    from memplan.dialects.hal import Hal
+    from memplan.dialects.iree.hal import Hal
 
     return Hal
 
 
 def _iree_encoding() -> Dialect:
-    from memplan.dialects.encoding import IreeEncoding
+    from memplan.dialects.iree.encoding import IreeEncoding
 
     return IreeEncoding
 
 
 def _flow() -> Dialect:
-    from memplan.dialects.flow import Flow
+    from memplan.dialects.iree.flow import Flow
 
     return Flow
 
 
 def _iree_tensor_ext() -> Dialect:
-    from memplan.dialects.tensor_ext import IreeTensorExt
+    from memplan.dialects.iree.tensor_ext import IreeTensorExt
 
     return IreeTensorExt
 
 
 def _memref_mlir_syntax() -> Dialect:
-    from memplan.dialects.memref import MemRefMlirSyntax
+    from memplan.dialects.mlir.memref import MemRefMlirSyntax
 
     return MemRefMlirSyntax
 
 
 def _check() -> Dialect:
-    from memplan.dialects.check import Check
+    from memplan.dialects.iree.check import Check
 
     return Check
 
@@ -86,37 +138,37 @@ MEMPLAN_DIALECTS: dict[str, Callable[[], Dialect]] = {
 }
 
 def _scf_mlir_syntax() -> Dialect:
-    from memplan.dialects.scf import ScfMlirSyntax
+    from memplan.dialects.mlir.scf import ScfMlirSyntax
 
     return ScfMlirSyntax
 
 
 def _affine_mlir_syntax() -> Dialect:
-    from memplan.dialects.affine import AffineMlirSyntax
+    from memplan.dialects.mlir.affine import AffineMlirSyntax
 
     return AffineMlirSyntax
 
 
 def _index_mlir() -> Dialect:
-    from memplan.dialects.index import IndexMlir
+    from memplan.dialects.mlir.index import IndexMlir
 
     return IndexMlir
 
 
 def _func_mlir_syntax() -> Dialect:
-    from memplan.dialects.func import FuncMlirSyntax
+    from memplan.dialects.mlir.func import FuncMlirSyntax
 
     return FuncMlirSyntax
 
 
 def _arith_mlir() -> Dialect:
-    from memplan.dialects.arith import ArithMlir
+    from memplan.dialects.mlir.arith import ArithMlir
 
     return ArithMlir
 
 
 def _mlir_test() -> Dialect:
-    from memplan.dialects.mlir_test import MlirTest
+    from memplan.dialects.mlir.mlir_test import MlirTest
 
     return MlirTest
 
@@ -134,3 +186,13 @@ MLIR_SYNTAX_OVERRIDES: dict[str, Callable[[], Dialect]] = {
     "scf": _scf_mlir_syntax,
     "func": _func_mlir_syntax,
 }
+
+
+def mlir_syntax_classes() -> dict[str, type[Operation]]:
+    """memplan's op classes that print MLIR's custom syntax where xDSL's print the
+    generic form, by op name (the printer's, through `memplan.providers`)."""
+    classes: dict[str, type[Operation]] = {}
+    for factory in MLIR_SYNTAX_OVERRIDES.values():
+        for op_type in factory().operations:
+            classes[op_type.name] = op_type
+    return classes

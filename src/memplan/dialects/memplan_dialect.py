@@ -34,8 +34,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hip_base import ContextType, op_prefix, verify_context
-from memplan.dialects.hip_kernels import (
+from memplan.dialects.hip.base import ContextType, op_prefix, verify_context
+from memplan.dialects.hip.kernels import (
     KernelOp,
     KernelSpec,
     Operand,

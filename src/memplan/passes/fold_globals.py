@@ -47,7 +47,7 @@ from memplan.analysis.globals import (
     store_model,
 )
 from memplan.analysis.purity import effects_of, memoized_effects
-from memplan.dialects.util_interfaces import GlobalLoadInterface, InitializerInterface
+from memplan.util_interfaces import GlobalLoadInterface, InitializerInterface
 from memplan.interfaces import get_interface
 from memplan.passes.base import MemplanPass
 from memplan.passes.patterns.common import unique_constants

@@ -32,9 +32,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from memplan.analysis.index_polynomials import AlignedAtom, IndexPolynomials
 from memplan.diagnostics import UserError, remark
-from memplan.dialects.stream import ResourcePackOp
-from memplan.dialects.stream_runtime import ResourceConfigAttr
-from memplan.dialects.util_values import AlignOp
+from memplan.dialects.iree.stream import ResourcePackOp
+from memplan.dialects.iree.stream_runtime import ResourceConfigAttr
+from memplan.dialects.iree.util_values import AlignOp
 from memplan.passes.base import MemplanPass, record_statistic
 from memplan.planning.dynamic_slices import iree_dynamic_layout, pack_symbolic
 from memplan.planning.polynomials import MaxPoly, Poly
@@ -44,7 +44,7 @@ from memplan.planning.slices import DEFAULT_EFFORT, pack_static
 __all__ = ["LayoutSlices", "LoweredPack", "resource_alignments"]
 
 #: Index of min_buffer_offset_alignment / min_buffer_range_alignment in the
-#: attribute's limits (see `memplan.dialects.stream_runtime._RESOURCE_LIMITS`).
+#: attribute's limits (see `memplan.dialects.iree.stream_runtime._RESOURCE_LIMITS`).
 _OFFSET_ALIGNMENT, _RANGE_ALIGNMENT = 1, 3
 
 

@@ -24,7 +24,7 @@ so this only widens the window the next pass sees, and later passes see loads
 early and stores late.
 
 Globals, loads, stores and initializers are recognised through the interfaces of
-`memplan.dialects.util_interfaces` the ops declare, never by op name.
+`memplan.util_interfaces` the ops declare, never by op name.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolTable
 
 from memplan.analysis.purity import effects_of, memoized_effects
-from memplan.dialects.util_interfaces import (
+from memplan.util_interfaces import (
     GlobalInterface,
     GlobalLoadInterface,
     GlobalStoreInterface,

@@ -58,7 +58,7 @@ class VerifyMemoryPlan(MemplanPass):
         return False
 
     def _check_packs(self, module: ModuleOp) -> None:
-        from memplan.dialects.stream import ResourcePackOp
+        from memplan.dialects.iree.stream import ResourcePackOp
         from memplan.passes.layout_slices import LayoutSlices
 
         originals = [op for op in module.walk() if isinstance(op, ResourcePackOp)]

@@ -17,7 +17,7 @@ culprits need. It stops at the time budget, or once the pool reaches the lower
 bound (or a requested capacity).
 
 On problems small enough for the exact search (at most :data:`SEARCH_MAX_BUFFERS`
-buffers and :data:`~memplan.planning.exact.MAX_SEARCH_CONFLICTS` conflicting pairs),
+buffers and :data:`~memplan.planning.search.MAX_SEARCH_CONFLICTS` conflicting pairs),
 the order search gets a third of the budget and the rest goes to short runs of the
 exact search at capacities between the lower bound and the best pool so far,
 halving the gap after each success. A capacity well above the optimum is usually
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from memplan.lazy_numpy import np
 
-from .exact import MAX_SEARCH_CONFLICTS, capacity_ladder
+from .search import MAX_SEARCH_CONFLICTS, capacity_ladder
 from .greedy import (
     ORDERS,
     PREORDERS,

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 
-from memplan.dialects.memref_layout import affine_map_text, is_identity_layout
+from memplan.analysis.memref_layout import affine_map_text, is_identity_layout
 from memplan.printing.output import FastOutputPrinter, string_literal
 
 

@@ -26,8 +26,8 @@ from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, OpTrait
 
+from memplan import providers
 from memplan.interfaces import get_interface
-from memplan.opaque import PrintsVerbatim
 from memplan.printing.formats import CompiledFormat, compiled_print
 from memplan.printing.output import FastOutputPrinter
 
@@ -38,6 +38,11 @@ class DefaultDialect(OpTrait):
     (MLIR's `OpAsmOpInterface::getDefaultDialect`)."""
 
     dialect: str
+
+
+@dataclass(frozen=True)
+class PrintsVerbatim(OpTrait):
+    """The op prints its stored text in place of any syntax (memplan's printer)."""
 
 
 def _alias_stem(attribute: Attribute) -> str | None:
@@ -54,18 +59,6 @@ def _alias_stem(attribute: Attribute) -> str | None:
     return stem if isinstance(stem, str) else None
 
 
-def _mlir_syntax_classes() -> dict[str, type[Operation]]:
-    """memplan's op classes that print MLIR's custom syntax where xDSL's print the
-    generic form, by op name."""
-    from memplan.dialects import MLIR_SYNTAX_OVERRIDES
-
-    classes: dict[str, type[Operation]] = {}
-    for factory in MLIR_SYNTAX_OVERRIDES.values():
-        for op_type in factory().operations:
-            classes[op_type.name] = op_type
-    return classes
-
-
 _SYNTAX_CLASSES: dict[str, type[Operation]] | None = None
 
 
@@ -75,7 +68,7 @@ def custom_syntax_class(op: Operation) -> type[Operation]:
     leaves the IR as it is."""
     global _SYNTAX_CLASSES
     if _SYNTAX_CLASSES is None:
-        _SYNTAX_CLASSES = _mlir_syntax_classes()
+        _SYNTAX_CLASSES = providers.mlir_syntax_classes()
     registered = _SYNTAX_CLASSES.get(op.name)
     if registered is not None and registered is not type(op) and issubclass(registered, type(op)):
         return registered

@@ -722,7 +722,7 @@ def test_interfaces_answer_without_importing_anything_for_its_side_effect():
         "from xdsl.dialects import builtin, memref\n"
         "from xdsl.ir import Block\n"
         "from memplan.interfaces import memory_effects, synchronized_stream\n"
-        "assert 'memplan.dialects.upstream_models' not in sys.modules\n"
+        "assert 'memplan.dialects.mlir.upstream_models' not in sys.modules\n"
         "b = Block(arg_types=[builtin.MemRefType(builtin.f32, [4]), builtin.IndexType()])\n"
         "load = memref.LoadOp.get(b.args[0], [b.args[1]])\n"
         "assert {e.value for e in memory_effects(load)} == {b.args[0]}\n"

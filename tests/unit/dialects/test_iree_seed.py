@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import IndexType, ModuleOp, SymbolRefAttr
 from xdsl.ir import Block, Region
 from xdsl.traits import is_side_effect_free
 
-from memplan.dialects import stream, util
+from memplan.dialects.iree import stream, util
 from memplan.interfaces import MemoryEffectKind, memory_effects
 
 from iree_cases import parse, read_example, show

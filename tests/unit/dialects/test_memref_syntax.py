@@ -34,7 +34,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from memplan.context import make_context
-from memplan.dialects import memref
+from memplan.dialects.mlir import memref
 from memplan.interfaces import MemoryEffectKind, memory_effects, view_source
 
 ARGS = (
@@ -202,7 +202,7 @@ def test_parsed_ops_are_still_xdsls_classes(line: str):
     if op.name in REPLACED:
         assert isinstance(op, REPLACED[op.name])
         assert type(op) is not REPLACED[op.name]
-        assert type(op).__module__ == "memplan.dialects.memref"
+        assert type(op).__module__ == "memplan.dialects.mlir.memref"
     else:
         assert type(op).__module__ == "xdsl.dialects.memref"
 
@@ -622,7 +622,7 @@ def test_atomic_rmw_kind_values_match_mlir_enum():
 
 
 def test_reshape_and_transpose_are_views_and_realloc_a_fresh_buffer():
-    from memplan.dialects.memref_ops import ReallocOp, ReshapeOp, TransposeOp
+    from memplan.dialects.mlir.memref_ops import ReallocOp, ReshapeOp, TransposeOp
     from memplan.interfaces import MemoryEffectKind, memory_effects, view_source
 
     module = parse(
@@ -652,7 +652,7 @@ def test_reshape_and_transpose_are_views_and_realloc_a_fresh_buffer():
 def test_semi_affine_layout_parses_prints_and_has_strides():
     from xdsl.dialects.builtin import DYNAMIC_INDEX
 
-    from memplan.dialects.memref_layout import affine_map_text, strides_and_offset
+    from memplan.analysis.memref_layout import affine_map_text, strides_and_offset
 
     module = parse(
         "func.func @f(%m: memref<?x?xf32, affine_map<(d0, d1)[s0] -> (d0 + d1 * s0)>>,"
@@ -673,7 +673,7 @@ def test_transposed_type_permutes_sizes_and_strides():
     from xdsl.dialects.builtin import MemRefType, StridedLayoutAttr, f32
     from xdsl.ir.affine import AffineMap
 
-    from memplan.dialects.memref_ops import transposed_type
+    from memplan.dialects.mlir.memref_ops import transposed_type
 
     source = MemRefType(f32, [2, 3, 4])
     permuted = transposed_type(source, AffineMap.from_callable(lambda a, b, c: (c, a, b)))

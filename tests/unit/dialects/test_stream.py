@@ -27,8 +27,8 @@ from xdsl.transforms.common_subexpression_elimination import (
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from memplan.context import make_context
-from memplan.dialects import stream, util
-from memplan.dialects.hal import DeviceAffinityAttr
+from memplan.dialects.iree import stream, util
+from memplan.dialects.iree.hal import DeviceAffinityAttr
 from memplan.interfaces import EffectInstance, MemoryEffectKind, memory_effects
 
 from iree_cases import STREAM_CASES, func, parse, show
@@ -365,7 +365,7 @@ def test_builders_reproduce_the_seed_chain():
     """Ops built from Python print as IREE prints the seed's encode chain."""
     device = DeviceAffinityAttr("__device_0")
     plain = TensorType(f32, [16])
-    from memplan.dialects.encoding import TestingEncodingAttr
+    from memplan.dialects.iree.encoding import TestingEncodingAttr
 
     encoded = TensorType(f32, [16], TestingEncodingAttr())
     constant = stream.TensorConstantOp(

@@ -9,8 +9,8 @@ from xdsl.traits import MemoryEffectKind, SymbolTable
 from xdsl.utils.exceptions import ParseError
 
 import memplan
-from memplan.dialects.stream_cmd import CmdDispatchOp, CmdFillOp
-from memplan.dialects.stream_executable import ExecutableExportOp
+from memplan.dialects.iree.stream_cmd import CmdDispatchOp, CmdFillOp
+from memplan.dialects.iree.stream_executable import ExecutableExportOp
 from memplan.interfaces import memory_effects
 from memplan.opaque import OpaqueAttr, OpaqueOp
 

@@ -8,8 +8,8 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 
 from memplan.context import make_context
-from memplan.dialects import stream_runtime as rt
-from memplan.dialects.stream import find_size
+from memplan.dialects.iree import stream_runtime as rt
+from memplan.dialects.iree.stream import find_size
 from memplan.interfaces import EffectInstance, MemoryEffectKind, memory_effects
 
 from iree_cases import func, parse

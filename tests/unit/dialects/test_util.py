@@ -23,7 +23,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects import stream, util
+from memplan.dialects.iree import stream, util
 from memplan.interfaces import EffectInstance, MemoryEffectKind, memory_effects
 from memplan.printing import sanitize_ssa_name
 

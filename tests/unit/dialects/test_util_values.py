@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from xdsl.dialects.builtin import IntegerType, VectorType
 
 from memplan.analysis.data_layout import packed_storage_bytes
-from memplan.dialects import util_buffer as ub
+from memplan.dialects.iree import util_buffer as ub
 from memplan.interfaces import MemoryEffectKind, memory_effects
 
 from iree_cases import parse, show
@@ -139,7 +139,7 @@ def test_list_effects_name_the_list():
 
 
 def test_buffer_ops_state_their_sizes():
-    from memplan.dialects.util_interfaces import SizeAware
+    from memplan.util_interfaces import SizeAware
 
     module = parse(CASES["buffers"])
     ops = {op.name: op for op in module.walk()}

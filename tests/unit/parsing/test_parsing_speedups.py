@@ -107,7 +107,7 @@ func.func @k(%ctx: !hip.context, %a: memref<4x8xf16>, %b: memref<8x8xf16>) {
 
 
 def test_kernel_operand_groups_read_from_the_text_give_the_same_module(monkeypatch):
-    import memplan.dialects.hip_kernels as kernels
+    import memplan.dialects.hip.kernels as kernels
 
     read = []
     original = kernels._typed_operands_from_text
@@ -164,7 +164,7 @@ func.func @m(%i: index, %v: f32, %big: memref<4x8xf32>) {
 
 
 def test_memref_ops_read_from_the_text_give_the_same_module(monkeypatch):
-    import memplan.dialects.memref as mlir_memref
+    import memplan.dialects.mlir.memref as mlir_memref
 
     read = []
     original = mlir_memref._memref_type_after

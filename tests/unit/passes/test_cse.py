@@ -124,7 +124,7 @@ def test_nonaddressable_resources_overlap_only_along_their_path():
 
 
 def test_test_dialect_effects_name_their_resources():
-    from memplan.dialects.mlir_test import TEST_NONADDRESSABLE
+    from memplan.dialects.mlir.mlir_test import TEST_NONADDRESSABLE
 
     ctx = make_context(allow_unregistered=True)
     module = parse_module(ctx, """

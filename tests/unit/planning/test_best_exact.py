@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memplan.planning import Buffer, Plan, Problem, best, exact, greedy
-from memplan.planning.exact import fits_within
+from memplan.planning.search import fits_within
 from memplan.planning.greedy import preorder_ranks
 
 from planning_cases import brute_force_optimum, graph_problems, guillotine_problem, interval_problems, overlapping_pairs
@@ -135,7 +135,7 @@ def test_each_branching_mode_alone_is_complete(problem):
 
     from memplan.planning.greedy import preorder_ranks as ranks
 
-    search_class = sys.modules["memplan.planning.exact"]._Search
+    search_class = sys.modules["memplan.planning.search"]._Search
     optimum = brute_force_optimum(problem)
     for tight in (False, True):
         search = search_class(problem, ranks(problem, "WAT"))
@@ -192,7 +192,7 @@ def stacked(problem: Problem) -> np.ndarray:
 @given(interval_problems(max_buffers=7, max_time=6, max_size=9))
 @settings(max_examples=60, deadline=None)
 def test_the_capacity_ladder_lowers_a_plan_to_the_optimum(problem):
-    from memplan.planning.exact import capacity_ladder
+    from memplan.planning.search import capacity_ladder
 
     offsets, _ = capacity_ladder(problem, stacked(problem), problem.lower_bound(), time.monotonic() + 5.0)
     assert not overlapping_pairs(problem, offsets)

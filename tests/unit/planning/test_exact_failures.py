@@ -21,7 +21,7 @@ from memplan.planning.greedy import preorder_ranks
 
 from planning_cases import brute_force_optimum, graph_problems
 
-exact_module = sys.modules["memplan.planning.exact"]
+exact_module = sys.modules["memplan.planning.search"]
 
 
 def can_place(

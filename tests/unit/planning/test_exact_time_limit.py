@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memplan.planning import exact
-from memplan.planning.exact import fits_within
+from memplan.planning.search import fits_within
 
 from planning_cases import guillotine_problem
 

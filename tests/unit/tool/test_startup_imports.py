@@ -1,6 +1,6 @@
 """What a memplan-opt run imports: numpy (12-16 MiB resident, a quarter of the
 start) only once offsets are planned (memplan.lazy_numpy), importlib.metadata only
-for --version, MLIR's test ops (memplan.dialects.mlir_test) only when the input
+for --version, MLIR's test ops (memplan.dialects.mlir.mlir_test) only when the input
 uses a `test.` op. Each case runs in a fresh interpreter, whose modules are its own."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ _PROBE = """
 import json, sys
 from memplan.tools.memplan_opt import main
 code = main(sys.argv[1:])
-watched = ("numpy", "importlib.metadata", "memplan.dialects.mlir_test")
+watched = ("numpy", "importlib.metadata", "memplan.dialects.mlir.mlir_test")
 print(json.dumps([code, sorted(m for m in watched if m in sys.modules)]))
 """
 
@@ -85,7 +85,7 @@ def test_test_dialect_loads_when_the_input_uses_it(tmp_path: Path, flags: tuple[
     # same. The two reads of one non-addressable resource merge only when the op's
     # effects are known (an unregistered op would keep both).
     output, loaded = _run(tmp_path, _TEST_OPS, "-p", "cse", *flags)
-    assert loaded == ["memplan.dialects.mlir_test"]
+    assert loaded == ["memplan.dialects.mlir.mlir_test"]
     assert output.count("test.side_effect_op") == 1
 
 

@@ -29,7 +29,7 @@ from xdsl.traits import (
 
 from memplan.analysis.dominance import DominatorTree
 from memplan.analysis.equivalence import OpKey
-import memplan.dialects.upstream_models  # noqa: F401  (branch models)
+import memplan.dialects.mlir.upstream_models  # noqa: F401  (branch models)
 from memplan.interfaces import SuccessorOperands, get_interface
 
 __all__ = [

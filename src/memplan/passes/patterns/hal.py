@@ -1,4 +1,4 @@
-"""Canonicalization patterns of `memplan.dialects.hal`'s ops, as IREE's
+"""Canonicalization patterns of `memplan.dialects.iree.hal`'s ops, as IREE's
 `HALOpFolders.cpp` defines them (the table `PATTERNS`, by op name, is what those
 ops' `CanonicalizedBy` trait returns).
 
@@ -13,7 +13,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from memplan.dialects import hal
+from memplan.dialects.iree import hal
 
 
 class ElideEmptyFenceAwait(RewritePattern):

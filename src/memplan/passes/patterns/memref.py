@@ -1,7 +1,7 @@
 """Canonicalization patterns of the `memref` ops, in the spirit of MLIR's folders.
 
 `PATTERNS` holds them by op name; every memref op declares the table through the
-`CanonicalizedBy` trait that `memplan.dialects.memref` adds to the op classes
+`CanonicalizedBy` trait that `memplan.dialects.mlir.memref` adds to the op classes
 (xDSL's, and so memplan's subclasses, which share their traits), so memplan's
 canonicalize, apply-patterns and stock `xdsl-opt -p canonicalize` all apply them.
 What they do is what upstream's `MemRefOps.cpp` does; the code is memplan's:
@@ -63,9 +63,9 @@ from xdsl.traits import ConstantLike, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.purity import effects_of
-from memplan.dialects import memref as mmemref
-from memplan.dialects.memref_layout import strides_and_offset
-from memplan.dialects.memref_ops import ReallocOp, ReshapeOp, TransposeOp
+from memplan.dialects.mlir import memref as mmemref
+from memplan.analysis.memref_layout import strides_and_offset
+from memplan.dialects.mlir.memref_ops import ReallocOp, ReshapeOp, TransposeOp
 from memplan.interfaces import (
     class_has_trait,
     AutomaticAllocation,
@@ -992,7 +992,7 @@ def _innermost_scope(op: Operation) -> Operation | None:
 
 
 # ---------------------------------------------------------------------------------
-# The table the memref ops declare (`memplan.dialects.memref`)
+# The table the memref ops declare (`memplan.dialects.mlir.memref`)
 # ---------------------------------------------------------------------------------
 
 PATTERNS: dict[str, tuple[RewritePattern, ...]] = {

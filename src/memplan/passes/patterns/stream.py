@@ -1,6 +1,6 @@
 """Canonicalization patterns of IREE's `stream` ops (`PATTERNS`, by op name).
 
-The ops declare them (`memplan.dialects.util.STREAM_PATTERNS`), so every driver
+The ops declare them (`memplan.dialects.iree.util.STREAM_PATTERNS`), so every driver
 that asks an op for its patterns gets these. As IREE 3.13 (`StreamOpFolders.cpp`),
 with one rewrite left out on purpose:
 
@@ -53,8 +53,8 @@ from xdsl.traits import IsTerminator, MemoryEffectKind
 
 from memplan.analysis.data_layout import stream_element_bytes
 from memplan.analysis.dominance import DominatorTree
-from memplan.dialects import stream, stream_cmd
-from memplan.dialects.encoding import is_identity_tensor_encoding
+from memplan.dialects.iree import stream, stream_cmd
+from memplan.dialects.iree.encoding import is_identity_tensor_encoding
 from memplan.interfaces import class_has_trait, get_interface, memory_effects
 from memplan.passes.patterns.common import available_at
 

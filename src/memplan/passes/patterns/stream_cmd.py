@@ -1,4 +1,4 @@
-"""Canonicalization patterns of `memplan.dialects.stream_cmd`'s ops, as IREE's
+"""Canonicalization patterns of `memplan.dialects.iree.stream_cmd`'s ops, as IREE's
 `StreamOpFolders.cpp` defines them (the table `PATTERNS`, by op name, is what
 those ops' `CanonicalizedBy` trait returns).
 
@@ -25,8 +25,8 @@ from xdsl.irdl import IRDLOperation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from memplan.dialects import stream, stream_cmd as cmd
-from memplan.dialects.util_interfaces import Subranges
+from memplan.dialects.iree import stream, stream_cmd as cmd
+from memplan.util_interfaces import Subranges
 from memplan.interfaces import get_interface
 from memplan.passes.patterns.stream import _add, awaited_captures, execution_scope
 from memplan.passes.patterns.stream_runtime import ElideImmediateWait, ElideUnused

@@ -1,4 +1,4 @@
-"""Canonicalization patterns of the ops in `memplan.dialects.stream_runtime`, as
+"""Canonicalization patterns of the ops in `memplan.dialects.iree.stream_runtime`, as
 IREE's `StreamOpFolders.cpp` defines them (the table `PATTERNS`, by op name, is
 what those ops' `CanonicalizedBy` trait returns).
 
@@ -20,7 +20,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from memplan.dialects import stream_runtime as rt
+from memplan.dialects.iree import stream_runtime as rt
 from memplan.passes.patterns.stream import _is_immediate
 
 

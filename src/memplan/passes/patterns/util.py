@@ -1,5 +1,5 @@
 """Canonicalization patterns of IREE's `util` ops (`PATTERNS`, by op name), declared
-on the ops through `memplan.dialects.util.UTIL_PATTERNS`.
+on the ops through `memplan.dialects.iree.util.UTIL_PATTERNS`.
 
 - An initializer whose body does nothing but return is erased (IREE's
   `DropEmptyInitializerOp`).
@@ -20,9 +20,9 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
-from memplan.dialects.util_interfaces import GlobalLoadInterface, GlobalStoreInterface
+from memplan.util_interfaces import GlobalLoadInterface, GlobalStoreInterface
 from memplan.analysis.purity import EVERYTHING, written_resources
-from memplan.dialects import util
+from memplan.dialects.iree import util
 from memplan.interfaces import get_interface
 
 __all__ = ["APPLY_PATTERNS", "DropEmptyInitializer", "EraseStoreOfLoadedValue", "PATTERNS"]

@@ -1,6 +1,6 @@
 """Folders and canonicalizations of IREE's `util` value, buffer and string ops
-(`PATTERNS`, by op name), declared on the ops (`memplan.dialects.util_values`,
-`memplan.dialects.util_buffer`), as IREE 3.13's `UtilOpFolders.cpp`:
+(`PATTERNS`, by op name), declared on the ops (`memplan.dialects.iree.util_values`,
+`memplan.dialects.iree.util_buffer`), as IREE 3.13's `UtilOpFolders.cpp`:
 
 - `util.cast` of a cast back to the original type is that value; a cast of
   `util.null` is a null of the new type.
@@ -56,8 +56,8 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import ConstantLike
 
 from memplan.analysis.data_layout import stream_element_bytes
-from memplan.dialects import util, util_buffer as ub, util_values as uv
-from memplan.dialects.util_interfaces import Subranges
+from memplan.dialects.iree import util, util_buffer as ub, util_values as uv
+from memplan.util_interfaces import Subranges
 from memplan.interfaces import get_interface
 from memplan.passes.patterns.common import replace_uses
 from memplan.passes.patterns.memref import constant_index

@@ -39,9 +39,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
-    TensorType,
     UnitAttr,
-    UnrankedTensorType,
 )
 from xdsl.ir import (
     Attribute,
@@ -87,23 +85,24 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.data_layout import packed_storage_bytes
-from memplan.dialects.util_buffer import (
+from memplan.dialects.iree.util_buffer import (
     BUFFER_ATTRIBUTES,
     BUFFER_OPS,
     BufferType,
     ListType,
     SizedStorageAttr,
 )
-from memplan.dialects.util_values import (
+from memplan.dialects.iree.util_values import (
     VALUE_ATTRIBUTES,
     VALUE_OPS,
     HoistableConversionOp,
     TypeOnlyAttr,
 )
-from memplan.dialects.util_interfaces import (
+from memplan.util_interfaces import (
     GlobalAccessInterface,
     GlobalInterface,
     GlobalLoadInterface,
+    GlobalStorageType,
     GlobalStoreInterface,
     InitializerInterface,
     UTIL_PATTERNS,
@@ -163,25 +162,15 @@ def lookup_global(op: Operation, name: SymbolRefAttr) -> GlobalOp | None:
     return found if isinstance(found, GlobalOp) else None
 
 
-def _is_resource_type(type: Attribute) -> bool:
-    # Imported lazily: util must not depend on stream at import time (IREE's layering).
-    from memplan.dialects.stream import ResourceType
-
-    return isinstance(type, ResourceType)
-
-
 def is_global_type_compatible(global_type: Attribute, value_type: Attribute) -> bool:
     """Whether a value of `value_type` may initialize, be stored to or be loaded from
-    a global of `global_type`: the types are equal, or the global is a stream
-    resource and the value a tensor or resource (IREE's `isAccessStorageCompatible`).
+    a global of `global_type`: the types are equal, or the global's type accepts the
+    access (`GlobalStorageType`: a stream resource accessed as a tensor; IREE's
+    `isAccessStorageCompatible`).
     """
     if global_type == value_type:
         return True
-    if _is_resource_type(global_type):
-        return isinstance(value_type, TensorType | UnrankedTensorType) or (
-            _is_resource_type(value_type)
-        )
-    return False
+    return isinstance(global_type, GlobalStorageType) and global_type.accepts_access(value_type)
 
 
 def _type_str(type: Attribute) -> str:

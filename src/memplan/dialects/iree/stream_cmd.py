@@ -72,8 +72,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hal import DeviceAffinityAttr
-from memplan.dialects.stream import (
+from memplan.dialects.iree.hal import DeviceAffinityAttr
+from memplan.dialects.iree.stream import (
     ANY_STREAM_RESOURCE,
     ResourceType,
     SizeAware,
@@ -86,9 +86,9 @@ from memplan.dialects.stream import (
     print_optional_on,
     size_among,
 )
-from memplan.dialects.stream_runtime import ChannelType, CollectiveAttr
-from memplan.dialects.util_interfaces import CanonicalizedBy, Subranges
-from memplan.dialects.util import (
+from memplan.dialects.iree.stream_runtime import ChannelType, CollectiveAttr
+from memplan.util_interfaces import CanonicalizedBy, Subranges
+from memplan.dialects.iree.util import (
     parse_entry_points,
     parse_sized_type,
     parse_workload,
@@ -130,8 +130,8 @@ class Streamable(OpTrait):
 def _declare_phases() -> None:
     """The phase traits of ops defined in `stream` and `stream_runtime` (IREE's
     traits on those ops), given as external models."""
-    from memplan.dialects import stream_runtime as rt
-    from memplan.dialects.stream import (
+    from memplan.dialects.iree import stream_runtime as rt
+    from memplan.dialects.iree.stream import (
         AsyncAllocaOp, AsyncCloneOp, AsyncConcurrentOp, AsyncConstantOp, AsyncCopyOp,
         AsyncDispatchOp, AsyncFillOp, AsyncSliceOp, AsyncSplatOp, AsyncTransferOp,
         AsyncUpdateOp, ResourceSubviewOp, TensorCloneOp, TensorConstantOp,

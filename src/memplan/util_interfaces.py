@@ -2,7 +2,7 @@
 `GlobalOpInterface`, `GlobalLoadOpInterface`, `GlobalStoreOpInterface`,
 `InitializerOpInterface`).
 
-IREE's `util` ops declare them in their traits (`memplan.dialects.util`); an op of
+IREE's `util` ops declare them in their traits (`memplan.dialects.iree.util`); an op of
 another dialect takes part in `fold-globals`, `fuse-globals` and
 `simplify-global-accesses` once it declares them too (or gets them as a model with
 `memplan.interfaces.attach_trait`).
@@ -20,12 +20,14 @@ from xdsl.pattern_rewriter import RewritePattern
 from xdsl.traits import HasCanonicalizationPatternsTrait, OpTrait
 
 __all__ = [
+    "AlignsUp",
     "CanonicalizedBy",
     "SizeAware",
     "Subranges",
     "GlobalAccessInterface",
     "GlobalInterface",
     "GlobalLoadInterface",
+    "GlobalStorageType",
     "GlobalStoreInterface",
     "InitializerInterface",
 ]
@@ -95,6 +97,32 @@ class GlobalStoreInterface(GlobalAccessInterface):
 
     @abstractmethod
     def value(self, op: Operation) -> SSAValue: ...
+
+
+class GlobalStorageType:
+    """IREE's `GlobalTypeInterface::isAccessStorageCompatible`: a type a global
+    holds while values of other types initialize, load and store it. Types declare
+    it by subclassing (as `memplan.interfaces.RuntimeContext`), so `util` asks the
+    type instead of importing the dialect that defines it (IREE's layering: util
+    does not know stream)."""
+
+    def accepts_access(self, value_type: Attribute) -> bool:
+        """Whether a value of `value_type` may initialize, be stored to or be loaded
+        from a global of this type (one of this type itself always may)."""
+        return False
+
+
+class AlignsUp(OpTrait):
+    """IREE's `util.align` as index arithmetic reads it: the result is the `value`
+    operand rounded up to a multiple of the `alignment` operand, a power of two.
+    Analyses of index expressions (`memplan.analysis.index_polynomials`) ask this
+    trait, not the op's class."""
+
+    def value(self, op: Operation) -> SSAValue:
+        return op.operands[0]
+
+    def alignment(self, op: Operation) -> SSAValue:
+        return op.operands[1]
 
 
 class InitializerInterface(OpTrait):

@@ -9,7 +9,7 @@ and print it exactly.
 
 Each replaced op subclasses xDSL's class under the same name: `isinstance` checks
 against `xdsl.dialects.memref`, xDSL's patterns, and the external interface models of
-`memplan.dialects.upstream_models` (looked up along the MRO) keep working. Where
+`memplan.dialects.mlir.upstream_models` (looked up along the MRO) keep working. Where
 xDSL's verifier is missing or stricter than MLIR's (cast compatibility, copy between
 a static and a dynamic shape, reshape groups, global initial values), the subclass
 checks what MLIR checks, with MLIR's messages.
@@ -32,7 +32,6 @@ keep xDSL's definition and printing, and fall back to xDSL's parser.
 from __future__ import annotations
 
 import re
-from io import StringIO
 from collections.abc import Sequence
 from math import prod
 from typing import ClassVar, cast
@@ -88,8 +87,8 @@ from xdsl.rewriter import Rewriter
 from xdsl.utils.bitwise_casts import is_power_of_two
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.memref_layout import strides_and_offset
-from memplan.dialects.memref_ops import NEW_OPS
+from memplan.analysis.memref_layout import strides_and_offset
+from memplan.dialects.mlir.memref_ops import NEW_OPS, _text  # pyright: ignore[reportPrivateUsage]
 from memplan.parsing import SSA_USE, TypeCachingParser
 
 __all__ = [
@@ -122,7 +121,7 @@ def _dims_compatible(a: int, b: int) -> bool:
 
 def _strides_and_offset(t: MemRefType) -> tuple[list[int | None], int | None] | None:
     """Strides and offset of a strided layout, None entries dynamic; None for a
-    layout that is not strided (`memplan.dialects.memref_layout`)."""
+    layout that is not strided (`memplan.analysis.memref_layout`)."""
     layout = strides_and_offset(t)
     if layout is None:
         return None
@@ -779,15 +778,6 @@ class GlobalOp(xmemref.GlobalOp):
         printer.print_op_attributes(extra | self.attributes)
 
 
-def _text(attr: Attribute) -> str:
-    """`attr` as MLIR prints it, for diagnostics that quote types."""
-    from memplan.printing.builtin_syntax import MlirBuiltinPrinter
-
-    out = StringIO()
-    MlirBuiltinPrinter(stream=out).print_attribute(attr)
-    return out.getvalue()
-
-
 # ---------------------------------------------------------------------------------
 # Fast reading of the ops a decoder repeats thousands of times
 # ---------------------------------------------------------------------------------
@@ -941,7 +931,7 @@ MemRefMlirSyntax = Dialect(
     list(xmemref.MemRef._interfaces),  # pyright: ignore[reportPrivateUsage]
 )
 """xDSL's memref dialect with the ops above in place of xDSL's classes, plus the ops
-xDSL lacks (`memplan.dialects.memref_ops`)."""
+xDSL lacks (`memplan.dialects.mlir.memref_ops`)."""
 
 
 def declare_canonicalization_patterns() -> None:
@@ -953,7 +943,7 @@ def declare_canonicalization_patterns() -> None:
     by what makes a context or a pass list that should see the patterns
     (`memplan.context.make_context()`, memplan's `xdsl.universe` entry).
     Idempotent."""
-    from memplan.dialects.util_interfaces import CanonicalizedBy
+    from memplan.util_interfaces import CanonicalizedBy
 
     patterns = CanonicalizedBy("memplan.passes.patterns.memref")
     for op in (*xmemref.MemRef.operations, *MemRefMlirSyntax.operations):

@@ -29,7 +29,7 @@ from xdsl.irdl import (
     prop_def,
 )
 
-from memplan.dialects.hal import DeviceType
+from memplan.dialects.iree.hal import DeviceType
 
 __all__ = ["Check"]
 

@@ -54,8 +54,8 @@ from xdsl.traits import AlwaysSpeculatable, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.data_layout import packed_storage_bytes
-from memplan.dialects.util_interfaces import CanonicalizedBy, SizeAware, Subranges
-from memplan.dialects.util_values import (
+from memplan.util_interfaces import CanonicalizedBy, SizeAware, Subranges
+from memplan.dialects.iree.util_values import (
     ObjectType,
     PropDict,
     VariantType,

@@ -71,7 +71,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.util_interfaces import CanonicalizedBy
+from memplan.util_interfaces import AlignsUp, CanonicalizedBy
 from memplan.printing import FixedResultNames
 
 __all__ = [
@@ -591,7 +591,7 @@ class AlignOp(IRDLOperation):
     alignment = operand_def(T)
     result = result_def(T)
 
-    traits = traits_def(Pure(), VALUE_PATTERNS)
+    traits = traits_def(Pure(), VALUE_PATTERNS, AlignsUp())
 
     assembly_format = "$value `,` $alignment attr-dict `:` type($result)"
 
@@ -970,7 +970,7 @@ VALUE_OPS = (
     HoistableConversionOp,
     UnfoldableConstantOp,
 )
-"""The value ops, registered in the `util` dialect (`memplan.dialects.util`)."""
+"""The value ops, registered in the `util` dialect (`memplan.dialects.iree.util`)."""
 
 VALUE_ATTRIBUTES = (
     ObjectType,

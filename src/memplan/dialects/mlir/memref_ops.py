@@ -15,6 +15,7 @@ operand, so CSE never merges two reshapes across a store to their shape.
 
 from __future__ import annotations
 
+from io import StringIO
 from typing import cast
 
 from xdsl.dialects.builtin import (
@@ -47,7 +48,7 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.bitwise_casts import is_power_of_two
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.memref_layout import (
+from memplan.analysis.memref_layout import (
     affine_map_text,
     is_identity_layout,
     strides_and_offset,
@@ -289,9 +290,12 @@ class ReallocOp(IRDLOperation):
 
 
 def _text(attr: Attribute) -> str:
-    from memplan.dialects.memref import _text as text  # pyright: ignore[reportPrivateUsage]
+    """`attr` as MLIR prints it, for diagnostics that quote types."""
+    from memplan.printing.builtin_syntax import MlirBuiltinPrinter
 
-    return text(attr)
+    out = StringIO()
+    MlirBuiltinPrinter(stream=out).print_attribute(attr)
+    return out.getvalue()
 
 
 NEW_OPS: tuple[type[Operation], ...] = (ReshapeOp, TransposeOp, ReallocOp)

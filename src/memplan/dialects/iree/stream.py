@@ -53,10 +53,10 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
     UnitAttr,
+    UnrankedTensorType,
 )
 from xdsl.ir import (
     Attribute,
-    Dialect,
     Operation,
     ParametrizedAttribute,
     Region,
@@ -112,9 +112,9 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hal import DeviceAffinityAttr
-from memplan.dialects.util_interfaces import STREAM_PATTERNS, SizeAware
-from memplan.dialects.util import (
+from memplan.dialects.iree.hal import DeviceAffinityAttr
+from memplan.util_interfaces import STREAM_PATTERNS, GlobalStorageType, SizeAware
+from memplan.dialects.iree.util import (
     parse_entry_points,
     parse_workload,
     print_entry_points,
@@ -129,12 +129,10 @@ from memplan.dialects.util import (
     verify_tied_operands,
 )
 from memplan.interfaces import (
-    FreshResults,
     OperandEffects,
     SignatureVerifier,
     FreshValues,
     all_results,
-    attach_trait,
     operands_named,
 )
 from memplan.printing import AsmResultNames, FixedResultNames
@@ -157,7 +155,6 @@ __all__ = [
     "ResourceSizeOp",
     "ResourceType",
     "SizeAware",
-    "Stream",
     "TensorConstantOp",
     "TensorEncodeOp",
     "TensorSizeOfOp",
@@ -234,7 +231,7 @@ _LIFETIMES = {lifetime.value: lifetime for lifetime in Lifetime}
 
 
 @irdl_attr_definition
-class ResourceType(ParametrizedAttribute, TypeAttribute):
+class ResourceType(ParametrizedAttribute, TypeAttribute, GlobalStorageType):
     """`!stream.resource<L>`: a sized byte buffer with lifetime L."""
 
     name = "stream.resource"
@@ -243,6 +240,11 @@ class ResourceType(ParametrizedAttribute, TypeAttribute):
 
     def __init__(self, lifetime: Lifetime | str = Lifetime.UNKNOWN):
         super().__init__(StringAttr(Lifetime(lifetime).value))
+
+    def accepts_access(self, value_type: Attribute) -> bool:
+        """A global resource is initialized, stored and loaded as a tensor or a
+        resource of any lifetime (IREE's `ResourceType::isAccessStorageCompatible`)."""
+        return isinstance(value_type, TensorType | UnrankedTensorType | ResourceType)
 
     @property
     def lifetime(self) -> Lifetime:
@@ -2956,82 +2958,3 @@ class TimepointBarrierOp(IRDLOperation):
 
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return (0, None)
-
-
-def __getattr__(name: str) -> Dialect:
-    """`Stream`, built on first use: the cmd, executable and runtime ops live in
-    modules of their own that import this one's types."""
-    if name != "Stream":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from memplan.dialects.stream_cmd import CMD_OPS
-    from memplan.dialects.stream_executable import EXECUTABLE_OPS, EXECUTABLE_TYPES
-    from memplan.dialects.stream_runtime import (
-        STREAM_RUNTIME_ATTRIBUTES,
-        STREAM_RUNTIME_OPS,
-    )
-
-    global Stream
-    Stream = Dialect(
-        "stream",
-        [
-            TensorConstantOp,
-            ResourceSizeOp,
-            AsyncTransferOp,
-            TensorSizeOfOp,
-            TensorEncodeOp,
-            AsyncAllocaOp,
-            AsyncCloneOp,
-            AsyncDispatchOp,
-            ResourceAllocOp,
-            ResourceAllocaOp,
-            ResourceDeallocaOp,
-            TimepointImmediateOp,
-            TimepointJoinOp,
-            TimepointAwaitOp,
-            AsyncConstantOp,
-            AsyncSplatOp,
-            AsyncSliceOp,
-            AsyncFillOp,
-            AsyncUpdateOp,
-            AsyncCopyOp,
-            AsyncCastOp,
-            AsyncLoadOp,
-            AsyncStoreOp,
-            AsyncExecuteOp,
-            AsyncConcurrentOp,
-            YieldOp,
-            TensorImportOp,
-            TensorExportOp,
-            TensorEmptyOp,
-            TensorSplatOp,
-            TensorCloneOp,
-            TensorSliceOp,
-            TensorFillOp,
-            TensorUpdateOp,
-            TensorLoadOp,
-            TensorStoreOp,
-            ResourceLoadOp,
-            ResourceStoreOp,
-            ResourceSubviewOp,
-            ResourceTransientsOp,
-            ResourceTryMapOp,
-            ResourcePackOp,
-            TimepointImportOp,
-            TimepointExportOp,
-            TimepointChainExternalOp,
-            TimepointBarrierOp,
-            *CMD_OPS,
-            *EXECUTABLE_OPS,
-            *STREAM_RUNTIME_OPS,
-        ],
-        [ResourceType, TimepointType, NamedParameterAttr, TimepointAttr, *EXECUTABLE_TYPES,
-         *STREAM_RUNTIME_ATTRIBUTES],
-    )
-    for op_type in Stream.operations:
-        # IREE's Stream async phase: an untied result of an async or tensor op
-        # without regions is a new resource, never an operand's storage.
-        if op_type.name.startswith(("stream.async.", "stream.tensor.")) and not (
-            op_type.get_irdl_definition().regions
-        ):
-            attach_trait(op_type, FreshResults())
-    return Stream

@@ -28,7 +28,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.util import (
+from memplan.dialects.iree.util import (
     parse_entry_points,
     parse_results,
     parse_workload,

@@ -76,7 +76,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 
-from memplan.dialects.hip_base import (
+from memplan.dialects.hip.base import (
     ContextType,
     op_prefix,
     print_attr_dict,

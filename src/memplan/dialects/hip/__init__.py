@@ -6,13 +6,13 @@ touch, not for what they compute, so each op declares memplan's interfaces
 (`memplan.interfaces`) instead of being special-cased by name:
 
 - kernel ops (`hip.matmul(%ctx) ins(..) outs(..)`, hip-ep's 76 DPS kernels from one
-  table in `hip_kernels.py`) are enqueued on the context's in-order stream
+  table in `kernels.py`) are enqueued on the context's in-order stream
   (`StreamExecution(0)`), read their memref inputs and write their memref `outs`;
 - hip-ep's `hip.readback_scalar` / `hip.readback_dim` make the host wait for that
   stream (`StreamSynchronization(0)`);
 - `hip.alloc_output` writes (the runtime's output allocator) and is no allocation;
 - `hip.loop` / `hip.if` run outlined functions (`OutlinedBodies`), and the graph,
-  constant and yield ops are in `hip_control.py`;
+  constant and yield ops are in `control.py`;
 - `hip.get_pool`, `hip.get_host_scratch`, `hip.alloc` allocate their result and
   `hip.free` frees its buffer, each effect tied to its value so that CSE never merges
   two allocations and DCE may drop an unused one.
@@ -38,7 +38,6 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
-    i8,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
@@ -46,24 +45,28 @@ from xdsl.irdl import (
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
-    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.traits import MemoryWriteEffect
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hip_base import (
+from memplan.dialects.hip.base import (
     TENSOR_OR_MEMREF,
     ContextType,
+    GetHostScratchOp,
+    GetPoolOp,
+    _parse_context_call,
+    _print_context_call,
+    _verify_index,
     op_prefix,
     verify_context,
 )
-from memplan.dialects.hip_control import (
+from memplan.dialects.hip.control import (
     ConstantOp,
     GetConstantOp,
     HipblasltGraphOp,
@@ -73,7 +76,7 @@ from memplan.dialects.hip_control import (
     MiopenGraphOp,
     YieldOp,
 )
-from memplan.dialects.hip_kernels import (  # noqa: F401  (re-exported)
+from memplan.dialects.hip.kernels import (  # noqa: F401  (re-exported)
     KERNEL_OPS,
     KERNELS,
     KernelOp,
@@ -81,9 +84,6 @@ from memplan.dialects.hip_kernels import (  # noqa: F401  (re-exported)
     kernel_op,
 )
 from memplan.interfaces import (
-    HOST_SCRATCH,
-    POOL,
-    ContextMemory,
     OperandEffects,
     SignatureVerifier,
     StreamSynchronization,
@@ -110,179 +110,7 @@ __all__ = [
 ]
 
 
-# ------------------------------------------------------------------ shared helpers
-
-
-def _verify_index(op: Operation, value: SSAValue, what: str) -> None:
-    if not isinstance(value.type, IndexType):
-        raise VerifyException(f"{op_prefix(op)} {what} must be index, but got {value.type}")
-
-
-def _parse_context_call(parser: Parser, count: int | None) -> list[UnresolvedOperand]:
-    """Parse `(%ctx, %a, ...)`; `count` operands in total, or at least one if None."""
-    pos = parser.pos
-    operands = parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, parser.parse_unresolved_operand
-    )
-    if count is not None and len(operands) != count:
-        parser.raise_error(f"expected {count} operands, got {len(operands)}", pos, parser.pos)
-    if not operands:
-        parser.raise_error("expected the !hip.context operand", pos, parser.pos)
-    return operands
-
-
-def _split_props(
-    attrs: dict[str, Attribute], names: Sequence[str]
-) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    """Move inherent attributes written in the attr-dict into properties."""
-    props = {name: attrs.pop(name) for name in names if name in attrs}
-    return props, attrs
-
-
 # ------------------------------------------------------------------- allocation
-
-
-def _verify_byte_buffer(op: Operation, t: Attribute) -> None:
-    if (
-        not isinstance(t, MemRefType)
-        or t.get_num_dims() != 1
-        or t.element_type != i8
-        or not isinstance(t.layout, NoneAttr)
-    ):
-        raise VerifyException(
-            f"{op_prefix(op)} result must be a 1-D memref of i8 with the identity "
-            f"layout (memref<?xi8>), but got {t}"
-        )
-
-
-class _SizedBufferOp(IRDLOperation):
-    """`hip.<op>(%ctx, %size) attr-dict : memref<?xi8>`: runtime memory of `%size`
-    bytes, allocated by this op (so never merged with another one by CSE)."""
-
-    ctx = operand_def()
-    size = operand_def()
-    result = result_def()
-
-    traits = traits_def(OperandEffects(allocates=all_results))
-
-    INHERENT: ClassVar[tuple[str, ...]] = ()
-
-    def __init__(
-        self,
-        ctx: SSAValue | Operation,
-        size: SSAValue | Operation,
-        result_type: Attribute | None = None,
-        attributes: Mapping[str, Attribute] | None = None,
-        properties: Mapping[str, Attribute] | None = None,
-    ):
-        super().__init__(
-            operands=(ctx, size),
-            result_types=(result_type or MemRefType(i8, [DYNAMIC_INDEX]),),
-            attributes=dict(attributes or {}),
-            properties=dict(properties or {}),
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> _SizedBufferOp:
-        ctx_name, size_name = _parse_context_call(parser, 2)
-        props, attrs = _split_props(parser.parse_optional_attr_dict(), cls.INHERENT)
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        ctx = parser.resolve_operand(ctx_name, ContextType())
-        size = parser.resolve_operand(size_name, IndexType())
-        return cls(ctx, size, result_type, attrs, props)
-
-    def _printed_properties(self) -> dict[str, Attribute]:
-        return dict(self.properties)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list((self.ctx, self.size), printer.print_operand)
-        printer.print_string(")")
-        printer.print_op_attributes(self._printed_properties() | dict(self.attributes))
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
-    def verify_(self) -> None:
-        verify_context(self, self.ctx)
-        _verify_index(self, self.size, "size operand")
-        _verify_byte_buffer(self, self.result.type)
-
-
-@irdl_op_definition
-class GetPoolOp(_SizedBufferOp):
-    """`%pool = hip.get_pool(%ctx, %size) {domain_id = N : i64} : memref<?xi8>`.
-
-    The device memory pool of one planning domain (`pool-allocs` views every planned
-    buffer into it). `domain_id` defaults to 0 (always set, as hip-ep's
-    `DefaultValuedAttr`) and is then not printed in the custom form.
-    """
-
-    name = "hip.get_pool"
-
-    domain_id = opt_prop_def(IntegerAttr[I64])
-
-    traits = traits_def(
-        OperandEffects(allocates=all_results), ContextMemory(POOL, 0, lambda op: op.domain)
-    )
-
-    irdl_options = (ParsePropInAttrDict(),)
-
-    INHERENT: ClassVar[tuple[str, ...]] = ("domain_id",)
-
-    def __init__(
-        self,
-        ctx: SSAValue | Operation,
-        size: SSAValue | Operation,
-        result_type: Attribute | None = None,
-        attributes: Mapping[str, Attribute] | None = None,
-        properties: Mapping[str, Attribute] | None = None,
-        *,
-        domain: int | None = None,
-    ):
-        properties = dict(properties or {})
-        if domain is not None:
-            properties["domain_id"] = IntegerAttr(domain, 64)
-        properties.setdefault("domain_id", IntegerAttr(0, 64))
-        super().__init__(ctx, size, result_type, attributes, properties)
-
-    @classmethod
-    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs):  # type: ignore[override]
-        """`domain_id` is set from the start (0 unless given), as MLIR populates a
-        default-valued property: the generic form always shows it."""
-        return super().create(properties={"domain_id": IntegerAttr(0, 64), **properties}, **kwargs)
-
-    @property
-    def domain(self) -> int:
-        """The pool domain; 0 when `domain_id` is absent."""
-        return 0 if self.domain_id is None else self.domain_id.value.data
-
-    def _printed_properties(self) -> dict[str, Attribute]:
-        props = dict(self.properties)
-        if self.domain == 0:
-            props.pop("domain_id", None)
-        return props
-
-    def verify_(self) -> None:
-        super().verify_()
-        if self.domain < 0:
-            raise VerifyException(
-                f"{op_prefix(self)} domain_id must be non-negative, but got {self.domain}"
-            )
-
-
-@irdl_op_definition
-class GetHostScratchOp(_SizedBufferOp):
-    """`%s = hip.get_host_scratch(%ctx, %size) : memref<?xi8>`.
-
-    Runtime-owned host-mapped memory: the host writes it with plain stores and the
-    device reads it directly (`materialize-host-scalars` moves host-fed scalars
-    here).
-    """
-
-    name = "hip.get_host_scratch"
-
-    traits = traits_def(OperandEffects(allocates=all_results), ContextMemory(HOST_SCRATCH, 0))
 
 
 @irdl_op_definition
@@ -324,12 +152,7 @@ class AllocOp(IRDLOperation):
         return cls(ctx, result_type, sizes, attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list((self.ctx, *self.dynamic_sizes), printer.print_operand)
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        _print_context_call(printer, (self.ctx, *self.dynamic_sizes), self.attributes, self.result.type)
 
     def verify_(self) -> None:
         verify_context(self, self.ctx)
@@ -382,12 +205,7 @@ class FreeOp(IRDLOperation):
         return cls(ctx, buffer, attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list((self.ctx, self.memref), printer.print_operand)
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
+        _print_context_call(printer, (self.ctx, self.memref), self.attributes, self.memref.type)
 
     def verify_(self) -> None:
         verify_context(self, self.ctx)

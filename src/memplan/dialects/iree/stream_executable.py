@@ -50,7 +50,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hal import end_op, parse_visibility, print_body, print_visibility
+from memplan.dialects.iree.hal import end_op, parse_visibility, print_body, print_visibility
 from memplan.opaque import OpaqueBodies
 from memplan.printing.naming import AsmResultNames
 

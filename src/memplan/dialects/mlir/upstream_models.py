@@ -14,7 +14,7 @@ from xdsl.ir import Operation
 
 from memplan.analysis.byte_ranges import PLACING_VIEWS, VIEW_MODELS
 from memplan.printing.structure import DefaultDialect
-from memplan.dialects.util_interfaces import STREAM_PATTERNS, CanonicalizedBy
+from memplan.util_interfaces import STREAM_PATTERNS, CanonicalizedBy
 from memplan.interfaces import (
     AutomaticAllocation,
     AutomaticAllocationScope,

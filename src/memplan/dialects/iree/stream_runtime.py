@@ -79,8 +79,8 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.hal import DeviceAffinityAttr
-from memplan.dialects.stream import (
+from memplan.dialects.iree.hal import DeviceAffinityAttr
+from memplan.dialects.iree.stream import (
     _AFFINITY,
     EncodingDims,
     ANY_STREAM_RESOURCE,
@@ -106,8 +106,8 @@ from memplan.dialects.stream import (
     resource_positions,
     size_among,
 )
-from memplan.dialects.util_interfaces import CanonicalizedBy
-from memplan.dialects.util import (
+from memplan.util_interfaces import CanonicalizedBy
+from memplan.dialects.iree.util import (
     BufferType,
     UnusedType,
     parse_entry_points,

@@ -75,7 +75,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.analysis.data_layout import alloc_size
-from memplan.dialects.hip_base import TENSOR_OR_MEMREF, ContextType, op_prefix
+from memplan.dialects.hip.base import TENSOR_OR_MEMREF, ContextType, op_prefix
 from memplan.interfaces import (
     OperandEffects,
     OutlinedBodies,

@@ -66,7 +66,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from memplan.dialects.util_interfaces import CanonicalizedBy
+from memplan.util_interfaces import CanonicalizedBy
 from memplan.interfaces import OperandEffects, all_results, operands_named
 from memplan.opaque import OpaqueBodies
 from memplan.printing.naming import AsmResultNames, FixedResultNames, sanitize_ssa_name

@@ -17,7 +17,7 @@ xDSL's classes differ from MLIR in three places that IREE's IR hits:
   out, and MLIR rejects the block without its terminator).
 
 Each subclass redeclares its definitions in xDSL's order (see
-`memplan.dialects.memref` for why) under the same op name; `ScfMlirSyntax` is xDSL's
+`memplan.dialects.mlir.memref` for why) under the same op name; `ScfMlirSyntax` is xDSL's
 scf dialect with these classes in place of xDSL's.
 """
 

@@ -8,7 +8,7 @@ optional `step` (`affine.parallel (%i, %j) = (0, %lo) to (64, %n) step (1, 2)
 {...}`, the empty `affine.yield` elided); other forms (bound expressions, `max`,
 reductions) stay generic. The subclass keeps xDSL's class under the same
 name, so `isinstance` checks and xDSL's patterns keep working; like the memref
-subclasses (`memplan.dialects.memref`), it redeclares its fields and verifier.
+subclasses (`memplan.dialects.mlir.memref`), it redeclares its fields and verifier.
 """
 
 from __future__ import annotations
