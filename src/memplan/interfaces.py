@@ -650,7 +650,9 @@ def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
             field = getattr(op, name)
             if field is None:
                 continue
-            if isinstance(field, SSAValue):
+            # (a variadic group is a tuple: tested first, as `SSAValue` is an ABC
+            # whose isinstance costs more than the rest of the loop)
+            if not isinstance(field, tuple) and isinstance(field, SSAValue):
                 values.append(field)
             else:
                 values.extend(field)
