@@ -27,7 +27,6 @@ from xdsl.traits import (
     OpTrait,
     Resource,
 )
-from xdsl.traits import get_effects as _xdsl_get_effects
 
 from memplan import providers
 
@@ -136,15 +135,21 @@ def _by_class(op: Operation, key: tuple[object, ...], compute: Callable[[], obje
 
 
 def get_interface(op: Operation, trait_type: type[TraitT]) -> TraitT | None:
-    """The op's implementation of an interface: external model first, then its own."""
+    """The op's implementation of an interface: external model first, then its own.
 
-    def find() -> OpTrait | None:
-        for trait in _external_traits(op):
-            if isinstance(trait, trait_type):
-                return trait
-        return op.get_trait(trait_type)
-
-    return _by_class(op, (trait_type,), find)  # type: ignore[return-value]
+    `_by_class` written out: the passes ask this of every op of a module several
+    times (some 180k calls on a 20k-op decoder), and the closure and key tuple
+    `_by_class` takes cost as much as the lookup."""
+    cls = type(op)
+    own = cls.traits.traits
+    known = _BY_CLASS.get((cls, trait_type))
+    if known is not None and known[0] is own:
+        return known[1]  # type: ignore[return-value]
+    answer = next((t for t in _external_traits(op) if isinstance(t, trait_type)), None)
+    if answer is None:
+        answer = op.get_trait(trait_type)
+    _BY_CLASS[(cls, trait_type)] = (own, answer)
+    return answer
 
 
 def class_has_trait(op: Operation, trait: type[OpTrait], *, value_if_unregistered: bool) -> bool:
@@ -155,16 +160,24 @@ def class_has_trait(op: Operation, trait: type[OpTrait], *, value_if_unregistere
     )
 
 
+def _memory_effect_traits(op: Operation) -> tuple[MemoryEffect, ...]:
+    """The models `memory_effects` asks: the external ones when the op's class has
+    some, else its own (what xDSL's `get_effects` asks), found once per class."""
+    external = tuple(t for t in _external_traits(op) if isinstance(t, MemoryEffect))
+    return external or tuple(op.get_traits_of_type(MemoryEffect))
+
+
 def memory_effects(op: Operation) -> Set[EffectInstance] | None:
     """The op's memory effects, tied to values where the op's model says so.
 
     None means unknown: the op may do anything to any memory it can reach.
     """
-    external = [t for t in _external_traits(op) if isinstance(t, MemoryEffect)]
-    if not external:
-        return _xdsl_get_effects(op)
+    traits: tuple[MemoryEffect, ...] = _by_class(  # type: ignore[assignment]
+        op, (memory_effects,), lambda: _memory_effect_traits(op))
+    if not traits:
+        return None
     effects: set[EffectInstance] = set()
-    for trait in external:
+    for trait in traits:
         got = trait.get_effects(op)
         if got is None:
             return None
@@ -640,7 +653,9 @@ def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
             field = getattr(op, name)
             if field is None:
                 continue
-            if isinstance(field, SSAValue):
+            # (a variadic group is a tuple: tested first, as `SSAValue` is an ABC
+            # whose isinstance costs more than the rest of the loop)
+            if not isinstance(field, tuple) and isinstance(field, SSAValue):
                 values.append(field)
             else:
                 values.extend(field)

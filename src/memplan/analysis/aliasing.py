@@ -82,8 +82,9 @@ def alias_uses(root: SSAValue) -> Iterator[AliasUse]:
         value = pending.pop()
         for use in tuple(value.uses):
             user = use.operation
-            view = view_of(user)
-            is_view = view is not None and view[1] == use.index
+            # `view_of` without building the source: only the operand index counts.
+            trait = get_interface(user, ViewLike)
+            is_view = trait is not None and trait.source_index == use.index and bool(user.results)
             yield AliasUse(user, value, use.index, is_view)
             if is_view:
                 alias = user.results[0]

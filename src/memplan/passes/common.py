@@ -13,7 +13,14 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp
+from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.traits import CallableOpInterface
 
@@ -79,7 +86,8 @@ def integer_attr(value: int, type_: IntegerType | IndexType) -> IntegerAttr:
 def index_constant(value: int) -> arith.ConstantOp:
     """`arith.constant value : index`, built without re-deriving its definition."""
     return arith.ConstantOp.create(
-        result_types=[_INDEX], properties={"value": integer_attr(value, _INDEX)}
+        result_types=[_INDEX], properties={"value": integer_attr(value, _INDEX)},
+        location=UNKNOWN_LOC,
     )
 
 
@@ -87,8 +95,11 @@ def view_into(
     source: SSAValue, shift: SSAValue, sizes: Sequence[SSAValue], result_type: MemRefType
 ) -> memref.ViewOp:
     """`memref.view` of `source` at byte `shift`, built from its flat operands
-    (IRDL's constructor re-derives the operand groups on each of thousands of views)."""
-    return memref.ViewOp.create(operands=[source, shift, *sizes], result_types=[result_type])
+    (IRDL's constructor re-derives the operand groups on each of thousands of views;
+    the location given, as `Operation.__init__` imports the unknown one per op)."""
+    return memref.ViewOp.create(
+        operands=[source, shift, *sizes], result_types=[result_type], location=UNKNOWN_LOC
+    )
 
 
 def erase_unused(op: Operation) -> None:

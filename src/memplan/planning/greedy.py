@@ -299,6 +299,28 @@ def _best_gap(offsets: np.ndarray, ends: np.ndarray, size: int, alignment: int) 
     return int(align_up(top, alignment)) if alignment > 1 else top
 
 
+def _best_gap_of_lists(offsets: list[int], ends: list[int], size: int, alignment: int) -> int:
+    """`_best_gap` of ranges given as lists (sorted here, in place): the same answer,
+    a tenth of the time for the few ranges a buffer of a conflict graph meets."""
+    if not offsets:
+        return 0
+    offsets.sort()
+    ends.sort()
+    best = best_room = None
+    gap_start = 0
+    for start, end in zip(offsets, ends):
+        if alignment > 1:
+            gap_start = align_up(gap_start, alignment)
+        room = start - gap_start
+        if room >= size and (best_room is None or room < best_room):
+            best, best_room = gap_start, room
+        gap_start = end
+    if best is not None:
+        return best
+    top = ends[-1]
+    return align_up(top, alignment) if alignment > 1 else top
+
+
 _INDEXES: weakref.WeakKeyDictionary[Problem, _StabbingIndex] = weakref.WeakKeyDictionary()
 
 
@@ -397,18 +419,25 @@ def place_in_order(
     rest = rest[sizes[rest] > 0]  # empty buffers hold no bytes: offset 0 is always valid
     if problem.has_intervals:
         return _place_intervals_in_order(problem, rest, offsets, placed)
-    ends = offsets + sizes
+    # In lists: a buffer of a program's conflict graph has a few dozen neighbours,
+    # where numpy's cost per call is most of the work (`_best_gap_of_lists`).
+    offset_list = offsets.tolist()
+    end_list = (offsets + sizes).tolist()
+    placed_list = placed.tolist()
     size_list = sizes.tolist()
     alignment_list = problem.alignments.tolist()
     neighbours = problem.neighbours
     for buffer in rest.tolist():
-        around = neighbours[buffer]
-        around = around[placed[around]]
-        offset = _best_gap(offsets[around], ends[around], size_list[buffer], alignment_list[buffer])
-        offsets[buffer] = offset
-        ends[buffer] = offset + size_list[buffer]
-        placed[buffer] = True
-    return offsets
+        around = [j for j in neighbours[buffer].tolist() if placed_list[j]]
+        size = size_list[buffer]
+        offset = _best_gap_of_lists(
+            [offset_list[j] for j in around], [end_list[j] for j in around], size,
+            alignment_list[buffer],
+        )
+        offset_list[buffer] = offset
+        end_list[buffer] = offset + size
+        placed_list[buffer] = True
+    return np.array(offset_list, dtype=np.int64)
 
 
 def _place_intervals_in_order(problem: Problem, rest: np.ndarray, offsets: np.ndarray, placed: np.ndarray) -> np.ndarray:

@@ -13,6 +13,10 @@ from memplan.lazy_numpy import np
 from .problem import Problem
 
 
+_EDGES_PER_CHECK = 1 << 20
+"""Conflict-graph edges checked per numpy call (bounds the temporary arrays)."""
+
+
 class PlanValidationError(ValueError):
     """A plan places two conflicting buffers on common bytes, misaligns one, or
     exceeds the capacity it was asked to respect."""
@@ -56,12 +60,25 @@ def validate_plan(problem: Problem, offsets: np.ndarray, capacity: int | None = 
         )
 
     if not problem.has_intervals:
-        for a, neighbours in enumerate(problem.neighbours):
-            if sizes[a] == 0 or neighbours.size == 0:
-                continue
-            clash = (offsets[neighbours] < ends[a]) & (ends[neighbours] > offsets[a]) & (sizes[neighbours] > 0)
-            if clash.any():
-                raise overlap_error(a, int(neighbours[np.argmax(clash)]))
+        # Edge by edge in bulk, rows in chunks of about _EDGES_PER_CHECK edges (a
+        # numpy call per buffer costs more than its check); the first clash in row
+        # order is the one a row-by-row loop would report.
+        rows = problem.neighbours
+        row = 0
+        while row < len(rows):
+            stop, edges = row + 1, rows[row].size
+            while stop < len(rows) and edges + rows[stop].size <= _EDGES_PER_CHECK:
+                edges += rows[stop].size
+                stop += 1
+            if edges:
+                lengths = np.fromiter((r.size for r in rows[row:stop]), dtype=np.int64, count=stop - row)
+                a = np.repeat(np.arange(row, stop, dtype=np.int64), lengths)
+                b = np.concatenate(rows[row:stop])
+                clash = (sizes[a] > 0) & (offsets[b] < ends[a]) & (ends[b] > offsets[a]) & (sizes[b] > 0)
+                if clash.any():
+                    k = int(np.argmax(clash))
+                    raise overlap_error(int(a[k]), int(b[k]))
+            row = stop
         return
 
     # Events sorted by time; at equal times ends come first (lifetimes are half-open):

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -200,8 +201,9 @@ class KernelSpec:
     def clause(self, clause: str) -> tuple[Operand, ...]:
         return tuple(o for o in self.operands if o.clause == clause)
 
-    @property
+    @cached_property
     def keywords(self) -> tuple[str, ...]:
+        """(kept: each kernel's memory effects ask for it)"""
         return tuple(o.clause for o in self.operands if o.clause not in ("ins", "outs"))
 
     def with_defaults(self, properties: Mapping[str, Attribute]) -> dict[str, Attribute]:
