@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-from xdsl.dialects.builtin import StringAttr, SymbolRefAttr, UnknownLoc
-from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
+from xdsl.dialects.builtin import LocationAttr, StringAttr, SymbolRefAttr, UnknownLoc
+from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, StringLiteral
@@ -195,16 +195,26 @@ _VALUE_USE = re.compile(
     r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))(?:#([0-9]+))?', re.ASCII
 )
 
+#: The same use, for a text without strings and comments: split around it.
+_SPLIT_USES = re.compile(r"%((?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))(?:#([0-9]+))?", re.ASCII)
+
 
 def _value_uses(text: str) -> list[re.Match[str]]:
     """The SSA value uses of an op's text, outside its strings and comments."""
     return [m for m in _VALUE_USE.finditer(text) if m.group(1) is not None]
 
 
-def _text_key(text: str) -> str:
-    """An op's text with each value use outside strings and comments made `%`:
-    two lines of one key differ only in their SSA names."""
-    return _VALUE_USE.sub(lambda m: "%" if m.group(1) is not None else m.group(0), text)
+def _text_key(text: str) -> tuple[str, list[str], list[str | None]]:
+    """An op's text with each value use outside strings and comments made `%`
+    (two lines of one key differ only in their SSA names), and the names (without
+    `%`) and tuple indices (None for none) of those uses in order."""
+    if '"' in text or "//" in text:  # a `%` inside a string or comment is no use
+        uses = _value_uses(text)
+        key = _VALUE_USE.sub(lambda m: "%" if m.group(1) is not None else m.group(0), text)
+        return key, [m.group(1)[1:] for m in uses], [m.group(2) for m in uses]
+    parts = _SPLIT_USES.split(text)
+    return "%".join(parts[::3]), parts[1::3], parts[2::3]
+
 
 #: An op's start in its plain form: the results it binds (`%a, %b:2 =`), then its
 #: custom (bare) or generic (quoted) name.
@@ -223,6 +233,10 @@ _RESULT = re.compile(r"%([0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?::([0-9]+))?", re
 _FOLLOW = re.compile(
     r'(?:\s+|//[^\n]*\n?)*(?:(%|\^|\}|\Z)|([A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n]*"))', re.ASCII
 )
+
+#: A location written in an op's text (`loc(...)`, `loc(unknown)` included):
+#: such a text is never templated, its op's location is not the line's.
+_LOCATION = re.compile(r"\bloc\s*\(")
 
 #: At most this many op texts are remembered per parse (memory stays bounded when
 #: few ops repeat).
@@ -264,22 +278,91 @@ def _operation_fields(op_type: type[Operation]) -> frozenset[str]:
     return found
 
 
-class RepeatedOpParser(TypeCachingParser):
+_ABSENT = object()
+
+
+class _ValueTable(dict):
+    """The SSA names in scope (xDSL's `Parser.ssa_values`), with a log of what each
+    insertion replaced: :meth:`copy`, xDSL's snapshot of the names before a
+    region, is a position in the log, and assigning it back undoes the region's
+    insertions. xDSL only inserts (`table[name] = values`); other changes would
+    escape the log, so they are refused."""
+
+    __slots__ = ("log",)
+
+    def __init__(self, values=()):
+        super().__init__(values)
+        self.log: list[tuple[str, object]] = []
+
+    def __setitem__(self, name: str, values) -> None:
+        self.log.append((name, self.get(name, _ABSENT)))
+        dict.__setitem__(self, name, values)
+
+    def copy(self) -> _ScopeMark:  # type: ignore[override]
+        return _ScopeMark(self, len(self.log))
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("SSA names in scope are only inserted while parsing")
+
+    __delitem__ = pop = popitem = clear = setdefault = update = _refuse  # type: ignore[assignment]
+
+
+class _ScopeMark:
+    """The SSA names of a :class:`_ValueTable` at one point of the parse."""
+
+    __slots__ = ("table", "position")
+
+    def __init__(self, table: _ValueTable, position: int):
+        self.table = table
+        self.position = position
+
+    def restore(self) -> _ValueTable:
+        """The table, with every insertion since this mark undone."""
+        table, log = self.table, self.table.log
+        while len(log) > self.position:
+            name, previous = log.pop()
+            if previous is _ABSENT:
+                dict.__delitem__(table, name)
+            else:
+                dict.__setitem__(table, name, previous)
+        return table
+
+
+class ScopedValuesParser(Parser):
+    """xDSL's parser copies every SSA name in scope at each region to forget the
+    region's names when it ends: quadratic in a function of many loops (a 20k-op
+    decoder has 436 `scf.for`s, each copying up to 12,000 names). Here the names
+    live in a :class:`_ValueTable`, whose copy is a mark in its log of
+    insertions: the region's names are undone when xDSL assigns the copy back."""
+
+    @property
+    def ssa_values(self) -> _ValueTable:  # type: ignore[override]
+        return self._value_table
+
+    @ssa_values.setter
+    def ssa_values(self, values) -> None:
+        self._value_table = values.restore() if isinstance(values, _ScopeMark) else _ValueTable(values)
+
+
+class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
     """A decoder repeats a few hundred op texts that differ only in their SSA names
     (`%xn3 = memref.alloc() {alignment = 64 : i64} : memref<1x512xf16>`).
-    An op on a line of its own without regions or successors, whose every operand
-    was resolved, with a type, from an SSA use written on that line, is rebuilt for
-    the next line of the same text (SSA names aside) from what the first parse
-    built: the same op class, types, properties and attributes, operands resolved
-    at the new line's uses in the same order (so a wrong operand type or an
-    undefined value is reported as before). Ops whose results and name are in the
-    plain form (no comment among them) are started from the text; anything else
-    goes through xDSL's parser unchanged."""
+    An op on a line of its own without regions, successors or location, whose
+    every operand was resolved, with a type, from an SSA use written on that
+    line, becomes a template (xDSL's parser reads it, see :meth:`_template`).
+    In a block, each following line of the same text (SSA names aside, the same
+    next token) is an op rebuilt from that template without xDSL's parser or
+    lexer (:meth:`_rebuilt_op_at`): the same op class, types, properties and
+    attributes, the operands found under the line's names in the same order.
+    A line whose names are not all as the template needs them (a value not yet
+    defined, of another type, a tuple index out of range; a result name taken,
+    or another count of results) is read by xDSL's parser, which reports what
+    is wrong with it."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._content: str = self.lexer.input.content
-        self._templates: dict[tuple[type[Operation], bool, str], _OpTemplate | None] = {}
+        self._templates: dict[tuple[type[Operation], bool, str, str | None], _OpTemplate | None] = {}
         self._dialect_names: dict[type[Operation], str] = {}
         #: The operand resolutions of the op being parsed for a template; None
         #: (meaning: do not make one) after an untyped resolution.
@@ -295,6 +378,121 @@ class RepeatedOpParser(TypeCachingParser):
         # The value's type comes from its definition, not the text.
         self._resolutions = None
         return super()._parse_optional_operand_without_type()
+
+    def _op_location(self, start: int) -> LocationAttr | None:
+        """The location of an op whose text starts at `start` and has none written
+        (None: xDSL's unknown location)."""
+        return None
+
+    def _may_rebuild_ops(self) -> bool:
+        """Whether the ops of the block being read may be rebuilt from templates
+        (not when some other reading of them applies there)."""
+        return True
+
+    def _parse_block_body(self, block: Block) -> None:
+        """xDSL's reading of a block's ops, each run of lines that templates
+        rebuild taken by :meth:`_rebuild_ops` first."""
+        while True:
+            self._rebuild_ops(block)
+            op = self.parse_optional_operation()
+            if op is None:
+                return
+            block.add_op(op)
+
+    def _rebuild_ops(self, block: Block) -> None:
+        """Add to `block` the ops that templates rebuild from the lines at the
+        current token on; the lexer goes on at the first line that is not one."""
+        if not self._templates or not self._may_rebuild_ops():
+            return
+        pos = start = self._current_token.span.start
+        while (rebuilt := self._rebuilt_op_at(pos)) is not None:
+            op, pos = rebuilt
+            block.add_op(op)
+        if pos != start:
+            self.skip_to(pos)
+
+    def _rebuilt_op_at(self, pos: int) -> tuple[Operation, int] | None:
+        """The op of the line at `pos` rebuilt from its template, and where the
+        next token starts; None when the line has no template or its names are
+        not all as the template needs them (xDSL's parser reads it then)."""
+        found = self._template_at(pos)
+        return None if found is None else self._rebuild(pos, *found)
+
+    def _template_at(self, pos: int) -> tuple[_OpTemplate, re.Match[str], list[str], list[str | None], int] | None:
+        """The template of the line at `pos`, the line's op header, the names and
+        tuple indices of its uses, and where the next token starts."""
+        content = self._content
+        header = _OP_START.match(content, pos)
+        if header is None:
+            return None
+        name_end = header.end()
+        end = content.find("\n", name_end)
+        if end == -1:
+            end = len(content)
+        follow = _FOLLOW.match(content, end)
+        if follow is None:
+            return None
+        generic = header.group(2) is None
+        op_type = self.ctx.get_optional_op(header.group(3) if generic else header.group(2),
+                                           dialect_stack=self._parser_state.dialect_stack)
+        key, names, indices = _text_key(content[name_end:end])
+        template = self._templates.get((op_type, generic, key, follow.group(1) or follow.group(2)))
+        if template is None or len(names) != template.use_count:
+            return None
+        return template, header, names, indices, follow.start(follow.lastindex)
+
+    def _rebuild(self, pos: int, template: _OpTemplate, header: re.Match[str], names: list[str],
+                 indices: list[str | None], next_pos: int) -> tuple[Operation, int] | None:
+        """The op of the line at `pos` made as `template` says, from the values its
+        names (and results) stand for now, and `next_pos`; None when they are not
+        all as the template needs them."""
+        defined = self.ssa_values
+        values = []
+        for k, value_type in template.uses:
+            found = defined.get(names[k])
+            index = 0 if indices[k] is None else int(indices[k])
+            if found is None or index >= len(found):  # a forward reference, or out of range
+                return None
+            value = found[index]
+            if value.type is not value_type and value.type != value_type:
+                return None
+            values.append(value)
+        bound = [] if header.group(1) is None else self._bound_results(header.start(1), header.group(1))
+        if bound is None:
+            return None
+        n_bound = sum(size for _, size in bound)
+        if n_bound and n_bound != len(template.result_types):
+            return None
+        order = template.order
+        op = template.op_type.create(
+            operands=values if order is None else [values[i] for i in order],
+            result_types=template.result_types,
+            properties=template.properties,
+            attributes=template.attributes,
+            location=self._op_location(pos),
+        )
+        index = 0
+        for span, size in bound:
+            self._register_ssa_definition(span.text[1:], op.results[index : index + size], span)
+            index += size
+        return op, next_pos
+
+    def _bound_results(self, offset: int, text: str) -> list[tuple[Span, int]] | None:
+        """The result names (`%a, %b:2`) written at `offset` and their sizes; None
+        when one is defined already, used before, or bound twice (xDSL's parser
+        then resolves or reports it)."""
+        defined = self.ssa_values
+        forward = self.forward_ssa_references
+        names = []
+        for m in _RESULT.finditer(text):
+            name = m.group(1)
+            if name in defined or name in forward:
+                return None
+            names.append((name, offset + m.start(), int(m.group(2) or 1)))
+        if len(names) > 1 and len({name for name, _, _ in names}) != len(names):
+            return None
+        source = self.lexer.input
+        return [(Span(start, start + 1 + len(name), source), size) for name, start, size in names]
 
     def parse_operation(self) -> Operation:
         content = self._content
@@ -335,28 +533,20 @@ class RepeatedOpParser(TypeCachingParser):
         return op
 
     def _parse_op_after_name(self, op_type: type[Operation], generic: bool, start: int) -> Operation:
+        """xDSL's reading of an op after its name, which makes the op's text a
+        template when it is the first of its key."""
         content = self._content
         end = content.find("\n", start)
         if end == -1:
             end = len(content)
         text = content[start:end]
         follow = _FOLLOW.match(content, end)
-        if follow is None:
-            return self._parse_op_after_name_with(op_type, generic)
-        key = (op_type, generic, _text_key(text), follow.group(1) or follow.group(2))
         templates = self._templates
-        template = templates.get(key, False)
-        if template:
-            # The op around this one has a region, so it never becomes a template:
-            # its list would only collect the operands of every rebuilt op of its
-            # body (8 MiB at the end of a 20k-op function).
-            self._resolutions = None
-            uses = _value_uses(text)
-            if len(uses) == template.use_count:  # else a bare `%` the parser reports
-                return self._rebuild(template, start, uses, end)
+        key = None if follow is None else (op_type, generic, _text_key(text)[0], follow.group(1) or follow.group(2))
+        if key is None or key in templates or len(templates) >= _MAX_OP_TEXTS:
             return self._parse_op_after_name_with(op_type, generic)
         outer = self._resolutions
-        self._resolutions = [] if template is not None and len(templates) < _MAX_OP_TEXTS else None
+        self._resolutions = []
         try:
             op = self._parse_op_after_name_with(op_type, generic)
             if self._resolutions is not None:
@@ -379,6 +569,7 @@ class RepeatedOpParser(TypeCachingParser):
         op is not made from its line's text alone."""
         after = self._current_token.span.start
         if (op.regions or op.successors or not isinstance(op.location, UnknownLoc)
+                or _LOCATION.search(text)
                 or after < end or MLIRLexer._whitespace_regex.match(self._content, end).end() != after
                 or op.__dict__.keys() != _operation_fields(type(op))
                 or any(r.name_hint is not None for r in op.results)):
@@ -404,23 +595,6 @@ class RepeatedOpParser(TypeCachingParser):
             order = tuple(position[id(o)] for o in operands)
         return _OpTemplate(type(op), tuple(taken), len(uses), order, tuple(r.type for r in op.results),
                            dict(op.properties), dict(op.attributes))
-
-    def _rebuild(self, template: _OpTemplate, start: int, uses: list[re.Match[str]], end: int) -> Operation:
-        source = self.lexer.input
-        values = []
-        for k, value_type in template.uses:
-            use = uses[k]
-            span = Span(start + use.start(1), start + use.end(1), source)
-            values.append(self.resolve_operand(UnresolvedOperand(span, int(use.group(2) or 0)), value_type))
-        order = template.order
-        op = template.op_type.create(
-            operands=values if order is None else [values[i] for i in order],
-            result_types=template.result_types,
-            properties=template.properties,
-            attributes=template.attributes,
-        )
-        self.skip_to(end)
-        return op
 
 
 @contextmanager
