@@ -22,6 +22,7 @@ import gc
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import TypeVar
 
 from xdsl.dialects.builtin import LocationAttr, StringAttr, SymbolRefAttr, UnknownLoc
@@ -204,6 +205,19 @@ def _value_uses(text: str) -> list[re.Match[str]]:
     return [m for m in _VALUE_USE.finditer(text) if m.group(1) is not None]
 
 
+def _result_names(header: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The names (without `%`) an op's header (`_OP_START`) binds, where each
+    starts and how many values it binds."""
+    one = header.group("one")
+    if one is not None:
+        return [(one[1:], header.start("one"), 1)]
+    results = header.group("results")
+    if results is None:
+        return []
+    offset = header.start("results")
+    return [(m.group(1), offset + m.start(), int(m.group(2) or 1)) for m in _RESULT.finditer(results)]
+
+
 def _text_key(text: str) -> tuple[str, list[str], list[str | None]]:
     """An op's text with each value use outside strings and comments made `%`
     (two lines of one key differ only in their SSA names), and the names (without
@@ -220,8 +234,9 @@ def _text_key(text: str) -> tuple[str, list[str], list[str | None]]:
 #: custom (bare) or generic (quoted) name.
 _RESULT_NAME = r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?::[0-9]+)?"
 _OP_START = re.compile(
-    rf"(?:((?:{_RESULT_NAME}\s*,\s*)*{_RESULT_NAME})\s*=\s*)?"
-    r"(?:([A-Za-z_][A-Za-z0-9_$.]*)|\"([A-Za-z0-9_$.-]+)\")",
+    r"(?:(?P<one>%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))\s*=\s*"
+    rf"|(?P<results>(?:{_RESULT_NAME}\s*,\s*)*{_RESULT_NAME})\s*=\s*)?"
+    r"(?:(?P<name>[A-Za-z_][A-Za-z0-9_$.]*)|\"(?P<generic>[A-Za-z0-9_$.-]+)\")",
     re.ASCII,
 )
 _RESULT = re.compile(r"%([0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?::([0-9]+))?", re.ASCII)
@@ -248,12 +263,14 @@ class _OpTemplate:
     resolution took (and with which type), the order of the operands among those
     values, and everything else the op is made of (all of it fixed by the text).
     `use_count` is the number of SSA uses the text has: a line of the same key
-    with another number has a bare `%` where the template had a use."""
+    with another number has a bare `%` where the template had a use. `create`
+    makes the op (see :func:`_creator`)."""
 
-    __slots__ = ("op_type", "uses", "use_count", "order", "result_types", "properties", "attributes")
+    __slots__ = ("op_type", "create", "uses", "use_count", "order", "result_types", "properties", "attributes")
 
     def __init__(self, op_type, uses, use_count, order, result_types, properties, attributes):
         self.op_type = op_type
+        self.create = _creator(op_type, result_types, properties, attributes)
         self.uses = uses
         self.use_count = use_count
         self.order = order
@@ -261,6 +278,28 @@ class _OpTemplate:
         self.properties = properties
         self.attributes = attributes
 
+
+def _creator(op_type: type[Operation], result_types, properties, attributes) -> Callable[..., Operation]:
+    """What makes ops of `op_type` with these results, properties and attributes
+    (those of an op the class's `create` made): xDSL's `Operation.create` when the
+    class's own `create` (a kernel's sorts its attributes and fills defaults)
+    gives the same op from them, else the class's."""
+    own = op_type.create
+    if getattr(own, "__func__", None) is _BASE_CREATE:
+        return own
+    try:
+        by_class = own(result_types=result_types, properties=properties, attributes=attributes)
+        by_base = _BASE_CREATE(op_type, result_types=result_types, properties=properties, attributes=attributes)
+    except Exception:  # a class whose `create` wants more
+        return own
+    if (by_class.__dict__.keys() != by_base.__dict__.keys() or by_class.properties != by_base.properties
+            or list(by_class.properties) != list(by_base.properties) or by_class.attributes != by_base.attributes
+            or list(by_class.attributes) != list(by_base.attributes)):
+        return own
+    return partial(_BASE_CREATE, op_type)
+
+
+_BASE_CREATE = Operation.create.__func__
 
 _OPERATION_FIELDS: dict[type[Operation], frozenset[str]] = {}
 
@@ -352,7 +391,7 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
     line, becomes a template (xDSL's parser reads it, see :meth:`_template`).
     In a block, each following line of the same text (SSA names aside, the same
     next token) is an op rebuilt from that template without xDSL's parser or
-    lexer (:meth:`_rebuilt_op_at`): the same op class, types, properties and
+    lexer (:meth:`_rebuild_ops`): the same op class, types, properties and
     attributes, the operands found under the line's names in the same order.
     A line whose names are not all as the template needs them (a value not yet
     defined, of another type, a tuple index out of range; a result name taken,
@@ -361,9 +400,11 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._content: str = self.lexer.input.content
+        self._source = self.lexer.input
+        self._content: str = self._source.content
         self._templates: dict[tuple[type[Operation], bool, str, str | None], _OpTemplate | None] = {}
         self._dialect_names: dict[type[Operation], str] = {}
+        self._op_types: dict[str, type[Operation]] = {}
         #: The operand resolutions of the op being parsed for a template; None
         #: (meaning: do not make one) after an untyped resolution.
         self._resolutions: list[tuple[UnresolvedOperand, Attribute, SSAValue]] | None = None
@@ -405,18 +446,14 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
         if not self._templates or not self._may_rebuild_ops():
             return
         pos = start = self._current_token.span.start
-        while (rebuilt := self._rebuilt_op_at(pos)) is not None:
+        while (found := self._template_at(pos)) is not None:
+            rebuilt = self._rebuild(pos, *found)
+            if rebuilt is None:  # xDSL's parser reads the line
+                break
             op, pos = rebuilt
             block.add_op(op)
         if pos != start:
             self.skip_to(pos)
-
-    def _rebuilt_op_at(self, pos: int) -> tuple[Operation, int] | None:
-        """The op of the line at `pos` rebuilt from its template, and where the
-        next token starts; None when the line has no template or its names are
-        not all as the template needs them (xDSL's parser reads it then)."""
-        found = self._template_at(pos)
-        return None if found is None else self._rebuild(pos, *found)
 
     def _template_at(self, pos: int) -> tuple[_OpTemplate, re.Match[str], list[str], list[str | None], int] | None:
         """The template of the line at `pos`, the line's op header, the names and
@@ -432,14 +469,24 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
         follow = _FOLLOW.match(content, end)
         if follow is None:
             return None
-        generic = header.group(2) is None
-        op_type = self.ctx.get_optional_op(header.group(3) if generic else header.group(2),
-                                           dialect_stack=self._parser_state.dialect_stack)
+        generic = header.group("name") is None
+        op_type = self._op_type(header.group("generic") if generic else header.group("name"))
         key, names, indices = _text_key(content[name_end:end])
         template = self._templates.get((op_type, generic, key, follow.group(1) or follow.group(2)))
         if template is None or len(names) != template.use_count:
             return None
         return template, header, names, indices, follow.start(follow.lastindex)
+
+    def _op_type(self, name: str) -> type[Operation] | None:
+        """xDSL's op class for `name` here. A class found under `name` itself
+        (not under a dialect of the stack) is the one xDSL finds for `name`
+        anywhere afterwards, so it is remembered."""
+        op_type = self._op_types.get(name)
+        if op_type is None:
+            op_type = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
+            if op_type is not None and op_type.name == name:
+                self._op_types[name] = op_type
+        return op_type
 
     def _rebuild(self, pos: int, template: _OpTemplate, header: re.Match[str], names: list[str],
                  indices: list[str | None], next_pos: int) -> tuple[Operation, int] | None:
@@ -457,14 +504,17 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
             if value.type is not value_type and value.type != value_type:
                 return None
             values.append(value)
-        bound = [] if header.group(1) is None else self._bound_results(header.start(1), header.group(1))
-        if bound is None:
-            return None
-        n_bound = sum(size for _, size in bound)
+        bound = _result_names(header)
+        forward = self.forward_ssa_references
+        if any(name in defined or name in forward for name, _, _ in bound):
+            return None  # defined twice, or used before (xDSL's parser resolves or reports it)
+        if len(bound) > 1 and len({name for name, _, _ in bound}) != len(bound):
+            return None  # bound twice
+        n_bound = sum(size for _, _, size in bound)
         if n_bound and n_bound != len(template.result_types):
             return None
         order = template.order
-        op = template.op_type.create(
+        op = template.create(
             operands=values if order is None else [values[i] for i in order],
             result_types=template.result_types,
             properties=template.properties,
@@ -472,27 +522,12 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
             location=self._op_location(pos),
         )
         index = 0
-        for span, size in bound:
-            self._register_ssa_definition(span.text[1:], op.results[index : index + size], span)
+        source = self._source
+        for name, start, size in bound:
+            span = Span(start, start + 1 + len(name), source)
+            self._register_ssa_definition(name, op.results[index : index + size], span)
             index += size
         return op, next_pos
-
-    def _bound_results(self, offset: int, text: str) -> list[tuple[Span, int]] | None:
-        """The result names (`%a, %b:2`) written at `offset` and their sizes; None
-        when one is defined already, used before, or bound twice (xDSL's parser
-        then resolves or reports it)."""
-        defined = self.ssa_values
-        forward = self.forward_ssa_references
-        names = []
-        for m in _RESULT.finditer(text):
-            name = m.group(1)
-            if name in defined or name in forward:
-                return None
-            names.append((name, offset + m.start(), int(m.group(2) or 1)))
-        if len(names) > 1 and len({name for name, _, _ in names}) != len(names):
-            return None
-        source = self.lexer.input
-        return [(Span(start, start + 1 + len(name), source), size) for name, start, size in names]
 
     def parse_operation(self) -> Operation:
         content = self._content
@@ -500,18 +535,14 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
         header = _OP_START.match(content, start)
         if header is None:
             return super().parse_operation()
-        generic = header.group(2) is None
+        generic = header.group("name") is None
         state = self._parser_state
-        op_type = self.ctx.get_optional_op(header.group(3) if generic else header.group(2),
+        op_type = self.ctx.get_optional_op(header.group("generic") if generic else header.group("name"),
                                            dialect_stack=state.dialect_stack)
         if op_type is None:  # xDSL's parser reports it
             return super().parse_operation()
-        bound: list[tuple[Span, int]] = []
-        if header.group(1) is not None:
-            source = self.lexer.input
-            offset = header.start(1)
-            bound = [(Span(offset + m.start(), offset + m.start() + 1 + len(m.group(1)), source),
-                      int(m.group(2) or 1)) for m in _RESULT.finditer(header.group(1))]
+        bound = [(name, Span(start, start + 1 + len(name), self._source), size)
+                 for name, start, size in _result_names(header)]
         name_end = header.end()
         self.skip_to(name_end)
         dialect_name = self._dialect_names.get(op_type)
@@ -520,15 +551,15 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
         state.dialect_stack.append(dialect_name)
         op = self._parse_op_after_name(op_type, generic, name_end)
         state.dialect_stack.pop()
-        n_bound = sum(size for _, size in bound)
+        n_bound = sum(size for _, _, size in bound)
         if n_bound and len(op.results) != n_bound:
             self.raise_error(
                 f"Operation has {len(op.results)} results, but was given {n_bound} to bind.",
-                at_position=bound[0][0],
+                at_position=bound[0][1],
             )
         index = 0
-        for span, size in bound:
-            self._register_ssa_definition(span.text[1:], op.results[index : index + size], span)
+        for name, span, size in bound:
+            self._register_ssa_definition(name, op.results[index : index + size], span)
             index += size
         return op
 
@@ -599,13 +630,21 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
 
 @contextmanager
 def without_gc() -> Iterator[None]:
-    """The cyclic garbage collector off for the duration (as it was afterwards)."""
+    """The cyclic garbage collector off for the duration (as it was afterwards).
+    What was made meanwhile (a parsed module: all of it alive) then joins the
+    oldest generation: else the first allocation after re-enabling traverses all
+    of it in a young collection (0.1-0.2 s at 20k ops), to find it alive. It is
+    still collected with the oldest generation. (Not when objects are frozen:
+    `gc.unfreeze` would thaw them.)"""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
