@@ -328,6 +328,11 @@ class OpaqueBodyParser(Parser):
         finally:
             stack.pop()
 
+    def in_opaque_body(self) -> bool:
+        """Whether the block being read is one whose named children are kept."""
+        stack = self.__dict__.get("_opaque_stack")
+        return bool(stack and stack[-1])
+
     def _peek_op_name(self) -> str:
         token = self._current_token
         if token.kind == MLIRTokenKind.PERCENT_IDENT:

@@ -96,12 +96,18 @@ class LocatingParser(OpaqueBodyParser, RepeatedOpParser):
             message = str(error).strip() or type(error).__name__
             raise ParseError(start_token.span, " ".join(message.split())) from None
         if isinstance(op.location, UnknownLoc) and not self._read_unknown_loc():
-            line, col = self._lines.line_col(start)
-            column = self._columns.get(col)
-            if column is None:
-                column = self._columns[col] = IntAttr(col)
-            op.location = file_line_col(self._file, line, column)
+            op.location = self._op_location(start)
         return op
+
+    def _op_location(self, start: int) -> FileLineColLoc:
+        line, col = self._lines.line_col(start)
+        column = self._columns.get(col)
+        if column is None:
+            column = self._columns[col] = IntAttr(col)
+        return file_line_col(self._file, line, column)
+
+    def _may_rebuild_ops(self) -> bool:
+        return not self.in_opaque_body()
 
 
     def _read_unknown_loc(self) -> bool:

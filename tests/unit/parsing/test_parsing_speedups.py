@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import io
+import sys
 
 import pytest
 from xdsl.parser import Parser
@@ -198,11 +200,14 @@ class _Repeating(RepeatedOpParser):
     """Records the lines of the ops rebuilt from a template."""
 
     rebuilt: list[str] = []
+    declined: list[str] = []
 
-    def _rebuild(self, template, start, text, end):
-        line_start = self._content.rfind("\n", 0, start) + 1
-        type(self).rebuilt.append(self._content[line_start:end].strip())
-        return super()._rebuild(template, start, text, end)
+    def _rebuild(self, pos, *args):
+        found = super()._rebuild(pos, *args)
+        end = self._content.find("\n", pos)
+        line = self._content[pos : None if end == -1 else end].strip()
+        (type(self).rebuilt if found is not None else type(self).declined).append(line)
+        return found
 
 
 REPEATED = """
@@ -324,9 +329,10 @@ def test_errors_in_rebuilt_ops_are_reported_as_before(wrong, right, nth):
     for _ in range(nth):
         at = REPEATED.index(wrong, at + 1)
     text = REPEATED[:at] + right + REPEATED[at + len(wrong):]
-    _Repeating.rebuilt = []
+    _Repeating.declined = []
     _same_error_as_xdsl(text, _Repeating, _parse_unregistered)
-    assert any(right in r for r in _Repeating.rebuilt)
+    # The line had a template, which declined it: xDSL's parser reported it.
+    assert any(right in r for r in _Repeating.declined)
 
 
 @pytest.mark.parametrize("text", [
@@ -366,3 +372,219 @@ def test_locations_built_without_verification_equal_xdsls():
     assert built == expected and hash(built) == hash(expected)
     assert built.line == IntAttr(12) and hash(built.line) == hash(IntAttr(12))
     assert built != FileLineColLoc(StringAttr("a.mlir"), IntAttr(13), IntAttr(3))
+
+
+# The fast path (ops rebuilt from templates, `RepeatedOpParser._rebuild_ops`)
+# against xDSL's general path, both through memplan's own parser.
+
+from pathlib import Path
+
+from memplan.printing import print_module
+from memplan.tools.source import LocatingParser, split_input
+
+_ROOT = Path(__file__).resolve().parents[3]
+
+
+class _Fast(LocatingParser):
+    """memplan's parser, recording the lines its templates rebuilt or declined."""
+
+    rebuilt: list[str] = []
+    declined: list[str] = []
+
+    def _rebuild(self, pos, *args):
+        found = super()._rebuild(pos, *args)
+        end = self._content.find("\n", pos)
+        line = self._content[pos : None if end == -1 else end].strip()
+        (type(self).rebuilt if found is not None else type(self).declined).append(line)
+        return found
+
+
+class _General(LocatingParser):
+    """memplan's parser with every op read by xDSL's parser."""
+
+    def _may_rebuild_ops(self) -> bool:
+        return False
+
+
+def _read(parser_class, text: str, unregistered: bool):
+    """Both prints of `text`'s module (generic with locations; custom with
+    locations and result names), or its parse error's place and message."""
+    ctx = memplan.make_context(allow_unregistered=unregistered)
+    try:
+        with without_gc():
+            module = parser_class(ctx, text, "in.mlir").parse_module()
+    except ParseError as error:
+        return ("error", error.span.start, error.span.end, error.msg)
+    prints = []
+    for generic in (True, False):
+        stream = io.StringIO()
+        try:
+            print_module(module, stream, generic=generic, debuginfo=True, keep_names=True)
+        except Exception as error:  # invalid IR (verification would reject it)
+            stream.write(f"unprintable: {error!r}")
+        prints.append(stream.getvalue())
+    return tuple(prints)
+
+
+def _paths_agree(text: str, unregistered: bool = True):
+    """The fast and the general path read `text` alike (same prints or same
+    error); the lines the fast path rebuilt and declined."""
+    _Fast.rebuilt, _Fast.declined = [], []
+    fast = _read(_Fast, text, unregistered)
+    assert fast == _read(_General, text, unregistered)
+    return _Fast.rebuilt, _Fast.declined
+
+
+def _lit_chunks():
+    for path in sorted((_ROOT / "tests" / "lit").rglob("*.mlir")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:  # an input of the tool's invalid-bytes test
+            continue
+        for number, chunk in enumerate(split_input(text, "// -----" in text)):
+            yield pytest.param(chunk.text, "allow-unregistered" in text, id=f"{path.name}#{number}")
+
+
+@pytest.mark.parametrize("text, unregistered", list(_lit_chunks()))
+def test_the_fast_and_general_paths_read_the_lit_inputs_alike(text, unregistered):
+    if "dense_resource" in text and _read(_General, text, unregistered) != _read(_General, text, unregistered):
+        pytest.skip("its print depends on earlier parses (resource blob names)")
+    _paths_agree(text, unregistered)
+
+
+def test_the_fast_path_rebuilds_a_decoder_as_the_general_path_reads_it():
+    sys.path.insert(0, str(_ROOT / "bench"))
+    try:
+        import pipeline_speed
+    finally:
+        sys.path.pop(0)
+    text = pipeline_speed.decoder_module(600).text
+    rebuilt, declined = _paths_agree(text, unregistered=False)
+    assert len(rebuilt) > 400 and not declined
+
+
+# A template is made of the first line of each text (SSA names aside) followed
+# by the same token; the lines after it of that text are rebuilt or declined.
+DECLINES = """
+func.func @d(%ctx: !hip.context, %a: memref<4x8xf16>, %b: memref<8x8xf16>, %i: index, %v: f16, %w: f32) {
+  %c0 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf16>
+  %c1 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf16>
+  %c2 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf16> loc("elsewhere.mlir":7:9)
+  %c3 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf16> loc(unknown)
+  %c4 = memref.alloc() {alignment = 64 : i64} : memref<4x8xf16>
+  %c5 = memref.alloc() {alignment = 32 : i64} : memref<4x8xf16>
+  %c6 = memref.alloc() {alignment = 32 : i64} : memref<4x8xf16>
+  %0 = memref.alloc() {alignment = 32 : i64} : memref<4x8xf16>
+  %1 = memref.alloc() {alignment = 32 : i64} : memref<4x8xf16>
+  %x:2 = "test.pair"() : () -> (index, index)
+  %y:2 = "test.pair"() : () -> (index, index)
+  %p, %q = "test.pair"() : () -> (index, index)
+  %r = arith.addi %x#1, %y#0 : index
+  %s = arith.addi %p, %q : index
+  %t = arith.addi %later, %x#0 : index
+  %later = arith.addi %r, %s : index
+  %m = arith.addi %r, %later : index
+  memref.store %v, %c0[%i, %i] : memref<4x8xf16>
+  memref.store %v, %c1[%i, %i] : memref<4x8xf16>
+  memref.store %v, %c1[%r, %s] : memref<4x8xf16>
+  hip.add(%ctx) ins(%a, %a : memref<4x8xf16>, memref<4x8xf16>) outs(%c0 : memref<4x8xf16>)
+  hip.add(%ctx) ins(%c1, %c4 : memref<4x8xf16>, memref<4x8xf16>) outs(%c5 : memref<4x8xf16>)
+  hip.add(%ctx) ins(%c1, %c4 : memref<4x8xf16>, memref<4x8xf16>) outs(%c6 : memref<4x8xf16>)
+  scf.for %j = %i to %r step %s {
+    %in = arith.addi %j, %j : index
+    %in2 = arith.addi %in, %j : index
+  }
+  scf.for %j = %i to %r step %s {
+    %in = arith.addi %j, %j : index
+    %in2 = arith.addi %in, %j : index
+  }
+  return
+}
+"""
+
+
+def test_the_fast_path_declines_what_its_template_does_not_say():
+    rebuilt, declined = _paths_agree(DECLINES)
+    # Rebuilt: other names (numbered ones too), tuple uses, results bound in a
+    # group and one by one, in a region (the same names in the sibling region).
+    for line in ("%c1 = memref.alloc()", "%c4 = memref.alloc()", "%c6 = memref.alloc()",
+                 "%1 = memref.alloc()", "%y:2 =", "%p, %q =", "%s = arith.addi %p, %q",
+                 "memref.store %v, %c1[%i, %i]", "hip.add(%ctx) ins(%c1, %c4", "%in = arith.addi",
+                 "%in2 = arith.addi %in, %j"):
+        assert any(r.startswith(line) for r in rebuilt), line
+    # Never templates, so neither rebuilt nor declined: a location written on the
+    # line, an op with a region.
+    for line in ("%c2 =", "%c3 =", "scf.for"):
+        assert not any(r.startswith(line) for r in rebuilt + declined), line
+    # Declined, for xDSL's parser to resolve: a value used before its definition
+    # (a forward reference), and then that definition.
+    assert declined == ["%t = arith.addi %later, %x#0 : index", "%later = arith.addi %r, %s : index"]
+
+
+@pytest.mark.parametrize("wrong, right, error", [
+    ("%s = arith.addi %p, %q", "%s = arith.addi %p, %y#2", True),  # a tuple index out of range
+    ("%s = arith.addi %p, %q", "%s = arith.addi %p, %w", True),  # a value of another type
+    ("%s = arith.addi %p, %q", "%s = arith.addi %p, %nowhere", True),  # never defined
+    ("%s = arith.addi %p, %q", "%s = arith.addi %p, %in", False),  # defined in a region below
+    ("%c1 = memref.alloc()", "%c0 = memref.alloc()", True),  # a name defined twice
+    ("%c1 = memref.alloc()", "%c1, %c9 = memref.alloc()", True),  # too many names
+    ("%y:2 =", "%y:3 =", True),
+    ("%y:2 =", "%x:2 =", True),
+    ("hip.add(%ctx) ins(%c1, %c4", "hip.add(%ctx) ins(%b, %c4", True),
+    ("memref.store %v, %c1[%i, %i]", "memref.store %w, %c1[%i, %i]", True),
+])
+def test_bad_uses_on_template_lines_are_reported_as_by_the_general_path(wrong, right, error):
+    text = DECLINES.replace(wrong, right, 1)
+    assert text != DECLINES
+    assert (_read(_General, text, True)[0] == "error") == error
+    _, declined = _paths_agree(text)
+    assert any(d.startswith(right) for d in declined)
+
+
+def test_names_of_a_region_are_out_of_scope_after_it_and_free_again():
+    # Used after their region: undefined, as xDSL reports.
+    after = "  %z = arith.addi %in2, %in : index\n  return\n"
+    assert _read(_General, DECLINES.replace("  return\n", after), True)[0] == "error"
+    _paths_agree(DECLINES.replace("  return\n", after))
+    # Defined again after it: new values.
+    again = "  %in = arith.addi %i, %i : index\n  %in2 = arith.addi %in, %i : index\n  return\n"
+    assert _read(_General, DECLINES.replace("  return\n", again), True)[0] != "error"
+    _paths_agree(DECLINES.replace("  return\n", again))
+
+
+def test_ops_kept_as_text_are_not_rebuilt():
+    export = '"hal.executable.export"() {n = 1 : index} : () -> ()'
+    text = f"""
+func.func @f() {{
+  {export}
+  {export}
+  {export}
+  return
+}}
+hal.executable private @ex {{
+  hal.executable.variant public @v target(<"llvm-cpu", "elf", {{cpu = "generic"}}>) {{
+    {export}
+    {export}
+    {export}
+  }}
+}}
+"""
+    rebuilt, declined = _paths_agree(text)
+    # The variant keeps its exports as text, although the function's made a template.
+    assert rebuilt == [export] and not declined
+
+
+def test_the_value_table_keeps_scopes_by_its_log():
+    from memplan.parsing import _ValueTable
+
+    table = _ValueTable({"a": (1,)})
+    outer = table.copy()
+    table["b"] = (2,)
+    inner = table.copy()
+    table["c"] = (3,)
+    assert inner.restore() is table and dict(table) == {"a": (1,), "b": (2,)}
+    assert outer.restore() is table and dict(table) == {"a": (1,)}
+    for change in (lambda: table.pop("a"), lambda: table.update(b=1), lambda: table.setdefault("b", 1),
+                   lambda: table.__delitem__("a"), table.clear):
+        with pytest.raises(TypeError):
+            change()

@@ -207,7 +207,7 @@ class KernelSpec:
         return tuple(o.clause for o in self.operands if o.clause not in ("ins", "outs"))
 
     def with_defaults(self, properties: Mapping[str, Attribute]) -> dict[str, Attribute]:
-        merged = self.defaults | dict(properties)
+        merged = _defaults(self) | dict(properties)
         segments = merged.pop("operandSegmentSizes", None)
         ordered = dict(sorted(merged.items()))
         if segments is not None:
@@ -524,7 +524,7 @@ class KernelOp(IRDLOperation):
         MLIR populates default properties), so text that leaves a default out and
         text that writes it denote the same IR. An inherent attribute written in the
         generic form's attr-dict is a property, as in MLIR."""
-        names = {a.name for a in cls.SPEC.attrs}
+        names = _attribute_names(cls.SPEC)
         inherent = {k: v for k, v in attributes.items() if k in names}
         return super().create(
             properties=cls.SPEC.with_defaults(inherent | dict(properties)),
@@ -768,6 +768,17 @@ def _defaults(spec: KernelSpec) -> dict[str, Attribute]:
     known = _DEFAULTS.get(id(spec))
     if known is None:
         known = _DEFAULTS[id(spec)] = spec.defaults
+    return known
+
+
+_ATTRIBUTE_NAMES: dict[int, frozenset[str]] = {}
+
+
+def _attribute_names(spec: KernelSpec) -> frozenset[str]:
+    """The names of `spec`'s attributes, built once per row (every op built asks)."""
+    known = _ATTRIBUTE_NAMES.get(id(spec))
+    if known is None:
+        known = _ATTRIBUTE_NAMES[id(spec)] = frozenset(a.name for a in spec.attrs)
     return known
 
 
