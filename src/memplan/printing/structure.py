@@ -54,29 +54,30 @@ def _alias_stem(attribute: Attribute) -> str | None:
     return stem if isinstance(stem, str) else None
 
 
-def _mlir_syntax_classes() -> dict[str, type[Operation]]:
-    """memplan's op classes that print MLIR's custom syntax where xDSL's print the
-    generic form, by op name."""
+def _mlir_syntax_classes(dialect: str) -> dict[str, type[Operation]]:
+    """memplan's op classes of `dialect` that print MLIR's custom syntax where
+    xDSL's print the generic form, by op name (an override's ops are all of its
+    dialect)."""
     from memplan.dialects import MLIR_SYNTAX_OVERRIDES
 
-    classes: dict[str, type[Operation]] = {}
-    for factory in MLIR_SYNTAX_OVERRIDES.values():
-        for op_type in factory().operations:
-            classes[op_type.name] = op_type
-    return classes
+    factory = MLIR_SYNTAX_OVERRIDES.get(dialect)
+    return {} if factory is None else {op_type.name: op_type for op_type in factory().operations}
 
 
-_SYNTAX_CLASSES: dict[str, type[Operation]] | None = None
+_SYNTAX_CLASSES: dict[str, dict[str, type[Operation]]] = {}
+"""`_mlir_syntax_classes` by dialect, each loaded when an op of it is first printed
+(loading all of them imported xDSL's affine dialect into every run)."""
 
 
 def custom_syntax_class(op: Operation) -> type[Operation]:
     """The class whose `print` writes `op`: its own, or the registered subclass
     with MLIR's syntax when a pass built it from xDSL's class. Printing through it
     leaves the IR as it is."""
-    global _SYNTAX_CLASSES
-    if _SYNTAX_CLASSES is None:
-        _SYNTAX_CLASSES = _mlir_syntax_classes()
-    registered = _SYNTAX_CLASSES.get(op.name)
+    dialect = op.name.partition(".")[0]
+    classes = _SYNTAX_CLASSES.get(dialect)
+    if classes is None:
+        classes = _SYNTAX_CLASSES[dialect] = _mlir_syntax_classes(dialect)
+    registered = classes.get(op.name)
     if registered is not None and registered is not type(op) and issubclass(registered, type(op)):
         return registered
     return type(op)
