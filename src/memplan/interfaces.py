@@ -47,6 +47,7 @@ __all__ = [
     "OutlinedBodies",
     "PlannableAllocation",
     "RuntimeContext",
+    "SignaturePrinter",
     "SignatureVerifier",
     "StreamExecution",
     "StreamSynchronization",
@@ -241,6 +242,15 @@ class GraphRegions(OpTrait):
     """The op's regions are graph regions (MLIR's `RegionKind::Graph`): values may be
     used before, in program order, they are defined, so program order is no
     dominance there."""
+
+
+@dataclass(frozen=True)
+class SignaturePrinter(OpTrait):
+    """The op's custom `print` writes one line that depends on nothing but its
+    signature (as `SignatureVerifier`'s) and the names of its operands and
+    results, each printed once through the printer: so memplan's printer prints
+    one op of each signature and fills in the names of the others (as it does for
+    declarative formats)."""
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region
 from xdsl.irdl import IRDLOperation, OpDef
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 
@@ -40,6 +40,7 @@ from memplan.diagnostics import Diagnostic, Location, UserError, location_of
 from memplan.interfaces import GraphRegions, SignatureVerifier, get_interface
 from memplan.parsing import indexed_symbol_lookups
 from memplan.printing import print_mlir
+from memplan.signatures import Signatures
 
 __all__ = ["memoized_definition_checks", "verify_module"]
 
@@ -49,55 +50,9 @@ def verify_module(module: ModuleOp) -> None:
     location, and check that every value is defined before its uses in a block;
     raise `UserError` (with MLIR's `see current operation` note) at the first op
     at fault."""
-    signatures = _Signatures()
+    signatures = Signatures()
     with indexed_symbol_lookups(), memoized_definition_checks(signatures), _isolation_checked_once():
         _Walk(signatures).visit(module)
-
-
-class _Signatures:
-    """Which signatures (an op's operand and result types, properties and
-    attributes, under a head: its class, its IRDL definition) passed their checks.
-
-    Compared by identity after interning: the parser shares equal types and
-    attributes, but a pass builds a new type object per op it creates (every
-    `memref.view` of a pool), so each object is mapped, by value, to the first
-    equal one, which is then found by its id (a later equal object, mostly built
-    for one op, is looked up by value each time rather than remembered)."""
-
-    def __init__(self) -> None:
-        self._ids: dict[int, int] = {}
-        self._first: dict[Attribute, int] = {}
-        self._passed: set[tuple[object, ...]] = set()
-
-    def unknown(self, head: object, op: Operation) -> tuple[object, ...] | None:
-        """None when an op of `op`'s signature under `head` passed; else the key
-        `passed` records once `op` has passed (an empty one when an attribute is
-        unhashable: nothing is recorded)."""
-        key = self._key(head, op)
-        return None if key in self._passed else key
-
-    def passed(self, key: tuple[object, ...]) -> None:
-        if key:
-            self._passed.add(key)
-
-    def _intern(self, value: Attribute) -> int:
-        found = self._first.setdefault(value, id(value))
-        if found == id(value):  # the first of its value, which `_first` keeps
-            self._ids[found] = found
-        return found
-
-    def _key(self, head: object, op: Operation) -> tuple[object, ...]:
-        ids, intern = self._ids.get, self._intern
-        try:
-            return (
-                head, *[ids(id(v.type)) or intern(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
-                None, *[ids(id(r.type)) or intern(r.type) for r in op.results],
-                *[x for n, a in op.properties.items() for x in (n, ids(id(a)) or intern(a))],
-                None,
-                *[x for n, a in op.attributes.items() for x in (n, ids(id(a)) or intern(a))],
-            )
-        except TypeError:
-            return ()
 
 
 @contextmanager
@@ -111,14 +66,14 @@ def _replaced(owner: type, name: str, replacement: Callable[..., None]) -> Itera
         setattr(owner, name, original)
 
 
-def memoized_definition_checks(signatures: _Signatures | None = None) -> AbstractContextManager[None]:
+def memoized_definition_checks(signatures: Signatures | None = None) -> AbstractContextManager[None]:
     """xDSL's `OpDef.verify` (an op against its IRDL definition) checks, for the
     duration, each combination of definition, operand and result types, properties
     and attributes (equal values) once; a later op of the same combination runs
     only its traits' verifiers. Ops with regions or successors are checked in full
     each time."""
     original = OpDef.verify
-    known = signatures or _Signatures()
+    known = signatures or Signatures()
 
     def verify(op_def: OpDef, op: Operation) -> None:
         if op.regions or op._successors:  # pyright: ignore[reportPrivateUsage]
@@ -222,7 +177,7 @@ def _order_matters(region: Region | None) -> bool:
 class _Walk:
     """One pre-order walk verifying each op, then the dominance of its operands."""
 
-    def __init__(self, signatures: _Signatures) -> None:
+    def __init__(self, signatures: Signatures) -> None:
         self._signatures = signatures
         self._facts: dict[type[Operation], _ClassFacts] = {}
         # The blocks the walk is in whose order matters -> their ops walked so far

@@ -84,6 +84,7 @@ from memplan.dialects.hip_base import (
 )
 from memplan.interfaces import (
     OperandEffects,
+    SignaturePrinter,
     SignatureVerifier,
     StreamExecution,
     buffer_operands_named,
@@ -490,6 +491,9 @@ class KernelOp(IRDLOperation):
         # The family's checks and every row's `check` read types, group sizes
         # and attributes only.
         SignatureVerifier(),
+        # `print` reads the row, the group sizes, types, properties and
+        # attributes, and prints each operand once.
+        SignaturePrinter(),
     )
 
     def __init__(

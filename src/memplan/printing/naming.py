@@ -380,6 +380,9 @@ class MlirNamingMixin(Printer):
             return name
         return super().print_ssa_value(value)
 
+    def _value_names(self) -> dict[SSAValue, str] | None:
+        return None if self._ssa is None else self._ssa.names
+
     def value_text(self, value: SSAValue) -> str:
         if self._ssa is not None and (name := self._ssa.names.get(value)) is not None:
             return f"%{name}"
