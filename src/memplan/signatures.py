@@ -9,6 +9,9 @@ on the signature alone is done once per signature: verification
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from xdsl.ir import Attribute, Operation
 
 __all__ = ["Signatures"]
@@ -30,6 +33,8 @@ class Signatures:
         self._first: dict[Attribute, int] = {}
         self._kept: list[Attribute] = []
         self._passed: set[tuple[object, ...]] = set()
+        # Signatures by op id (ops stay while the IR is only read).
+        self._op_keys: dict[int, tuple[object, ...]] | None = None
 
     def unknown(self, head: object, op: Operation) -> tuple[object, ...] | None:
         """None when an op of `op`'s signature under `head` passed; else the key
@@ -49,13 +54,39 @@ class Signatures:
         self._ids[id(value)] = found
         return found
 
+    def shape(self, op: Operation) -> tuple[object, ...] | None:
+        """What an op's IRDL definition checks of it beyond its signature: its
+        number of successors and, per region, the number of blocks and the types
+        of the entry block's arguments (None when a type is unhashable)."""
+        ids, intern = self._ids.get, self._intern
+        shape: list[object] = [len(op._successors)]  # pyright: ignore[reportPrivateUsage]
+        try:
+            for region in op.regions:
+                entry = region.first_block
+                shape.append(len(region.blocks))
+                if entry is not None:
+                    shape += [ids(id(a.type)) or intern(a.type) for a in entry.args]
+                shape.append(None)
+        except TypeError:
+            return None
+        return tuple(shape)
+
     def key(self, head: object, op: Operation) -> tuple[object, ...]:
         """`op`'s signature under `head`; empty when an attribute is unhashable
         (no key: nothing may be shared)."""
+        memo = self._op_keys
+        signature = None if memo is None else memo.get(id(op))
+        if signature is None:
+            signature = self._signature(op)
+            if memo is not None:
+                memo[id(op)] = signature
+        return (head, signature) if signature else ()
+
+    def _signature(self, op: Operation) -> tuple[object, ...]:
         ids, intern = self._ids.get, self._intern
         try:
             return (
-                head, *[ids(id(v.type)) or intern(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
+                *[ids(id(v.type)) or intern(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
                 None, *[ids(id(r.type)) or intern(r.type) for r in op.results],
                 *[x for n, a in op.properties.items() for x in (n, ids(id(a)) or intern(a))],
                 None,
@@ -63,3 +94,13 @@ class Signatures:
             )
         except TypeError:
             return ()
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Within it the IR is only read (a verification, then the printing of
+        the same module): each op's signature is found once and kept by op."""
+        self._op_keys = {}
+        try:
+            yield
+        finally:
+            self._op_keys = None

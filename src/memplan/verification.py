@@ -45,12 +45,13 @@ from memplan.signatures import Signatures
 __all__ = ["memoized_definition_checks", "verify_module"]
 
 
-def verify_module(module: ModuleOp) -> None:
+def verify_module(module: ModuleOp, signatures: Signatures | None = None) -> None:
     """Verify `module` op by op, so a failure names the op that failed with its
     location, and check that every value is defined before its uses in a block;
     raise `UserError` (with MLIR's `see current operation` note) at the first op
-    at fault."""
-    signatures = Signatures()
+    at fault. `signatures` may come from an earlier verification (of the module
+    before a pass): what passed depends on the signature alone."""
+    signatures = signatures or Signatures()
     with indexed_symbol_lookups(), memoized_definition_checks(signatures), _isolation_checked_once():
         _Walk(signatures).visit(module)
 
@@ -69,16 +70,20 @@ def _replaced(owner: type, name: str, replacement: Callable[..., None]) -> Itera
 def memoized_definition_checks(signatures: Signatures | None = None) -> AbstractContextManager[None]:
     """xDSL's `OpDef.verify` (an op against its IRDL definition) checks, for the
     duration, each combination of definition, operand and result types, properties
-    and attributes (equal values) once; a later op of the same combination runs
-    only its traits' verifiers. Ops with regions or successors are checked in full
-    each time."""
+    and attributes (equal values) once, with, for ops with regions or successors,
+    what it reads of them (`Signatures.shape`); a later op of the same combination
+    runs only its traits' verifiers."""
     original = OpDef.verify
     known = signatures or Signatures()
 
     def verify(op_def: OpDef, op: Operation) -> None:
+        head: object = id(op_def)
         if op.regions or op._successors:  # pyright: ignore[reportPrivateUsage]
-            return original(op_def, op)
-        unknown = known.unknown(id(op_def), op)
+            shape = known.shape(op)
+            if shape is None:
+                return original(op_def, op)
+            head = (head, shape)
+        unknown = known.unknown(head, op)
         if unknown is None:
             for trait in op_def.traits:
                 trait.verify(op)
@@ -111,15 +116,16 @@ def _isolation_checked_once() -> AbstractContextManager[None]:
 def _isolated(op: Operation) -> bool:
     """Whether xDSL's `IsolatedFromAbove` check of `op` passes: every operand of
     every op in its regions, except inside nested isolated ops, is defined in them."""
-    inside: dict[Block | None, bool] = {None: False}
+    # By id (xDSL hashes IR objects by id in Python, a call per lookup).
+    inside: dict[int, bool] = {id(None): False}
 
     def within(block: Block | None) -> bool:
-        found = inside.get(block)
+        found = inside.get(id(block))
         if found is None:
             region = block.parent  # type: ignore[union-attr]
             owner = None if region is None else region.parent
             found = owner is op or (owner is not None and within(owner.parent))
-            inside[block] = found
+            inside[id(block)] = found
         return found
 
     isolated: dict[type[Operation], bool] = {}
@@ -181,9 +187,10 @@ class _Walk:
         self._signatures = signatures
         self._facts: dict[type[Operation], _ClassFacts] = {}
         # The blocks the walk is in whose order matters -> their ops walked so far
-        # (dictionaries: a third smaller than sets).
-        self._earlier: dict[Block, dict[Operation, None]] = {}
-        self._orderless: set[Block | None] = set()
+        # (dictionaries: a third smaller than sets). Blocks and ops by id, which
+        # stay theirs while the walk lasts (xDSL's `__hash__` is a Python call).
+        self._earlier: dict[int, dict[int, None]] = {}
+        self._orderless: set[int] = set()
 
     def visit(self, op: Operation) -> None:
         self._verify(op)
@@ -193,17 +200,17 @@ class _Walk:
             for block in region.blocks:
                 child = block.first_op
                 if not ordered:
-                    self._orderless.add(block)
+                    self._orderless.add(id(block))
                     while child is not None:
                         self.visit(child)
                         child = child.next_op
                     continue
-                earlier = self._earlier[block] = {}
+                earlier = self._earlier[id(block)] = {}
                 while child is not None:
                     self.visit(child)
-                    earlier[child] = None
+                    earlier[id(child)] = None
                     child = child.next_op
-                del self._earlier[block]
+                del self._earlier[id(block)]
 
     def _verify(self, op: Operation) -> None:
         cls = type(op)
@@ -255,14 +262,14 @@ class _Walk:
             if kind is OpResult:
                 definer = operand.op
                 block = definer.parent
-                seen = earlier.get(block)
+                seen = earlier.get(id(block))
                 if seen is not None:
-                    if definer in seen:
+                    if id(definer) in seen:
                         continue
-                elif block in self._orderless:
+                elif id(block) in self._orderless:
                     continue
                 elif block is None or not _order_matters(block.parent):
-                    self._orderless.add(block)
+                    self._orderless.add(id(block))
                     continue
                 self._dominance_error(op, number, definer)
             elif kind is not BlockArgument:

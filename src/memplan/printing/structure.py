@@ -200,8 +200,9 @@ class MlirStructurePrinter(FastOutputPrinter):
         self._cache_texts = True
         self._plans: dict[type[Operation], _OpPlan] = {}
         # The text of the first op of each signature whose text is a function of
-        # its signature, its values' names taken out (`_Template`).
-        self._signatures = Signatures()
+        # its signature, its values' names taken out (`_Template`); the keys'
+        # table may be shared (`print_module`).
+        self.signatures = Signatures()
         self._templates: dict[tuple[object, ...], _Template | None] = {}
 
     local_scope: bool = False
@@ -381,7 +382,7 @@ class MlirStructurePrinter(FastOutputPrinter):
         it is and with a placeholder for each name, and later ones get the
         latter with their names filled in."""
         names = self._value_names()
-        key = self._signatures.key(type(op), op) if names is not None and self._used_aliases is None else ()
+        key = self.signatures.key(type(op), op) if names is not None and self._used_aliases is None else ()
         if not key:
             return text(op, self)
         values = (*op._operands, *op.results)  # pyright: ignore[reportPrivateUsage]
