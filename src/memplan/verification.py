@@ -21,9 +21,14 @@ so every error is found and worded as by the full verification of every op.
 
 Dominance is checked in the same walk: each block whose order matters (one block
 in its region, not a graph region) keeps the ops walked so far, and an operand
-defined in such a block must be among those of one of the blocks the walk is in. The walk starts at a module, isolated from above: a value from
-outside it fails that check (at the module or a nested isolated op, both walked
-before their contents) before any use of it is reached.
+defined in such a block must be among those of one of the blocks the walk is in.
+So is xDSL's `IsolatedFromAbove` check of each isolated op (the module, its
+functions), which walked the op's body once more: an operand must be defined in a
+block entered since the innermost isolated op around its use was (else its
+blocks are climbed). The walk starts at a module, isolated from above: a value
+from outside it fails that check before its dominance is looked at, and when
+anything in an isolated op fails, xDSL's check of the op runs first, so its
+error, as when the op was checked before its body, is the one reported.
 """
 
 from __future__ import annotations
@@ -52,8 +57,9 @@ def verify_module(module: ModuleOp, signatures: Signatures | None = None) -> Non
     at fault. `signatures` may come from an earlier verification (of the module
     before a pass): what passed depends on the signature alone."""
     signatures = signatures or Signatures()
-    with indexed_symbol_lookups(), memoized_definition_checks(signatures), _isolation_checked_once():
-        _Walk(signatures).visit(module)
+    walk = _Walk(signatures)
+    with indexed_symbol_lookups(), memoized_definition_checks(signatures), _isolation_checked_once(walk):
+        walk.visit(module)
 
 
 @contextmanager
@@ -94,17 +100,19 @@ def memoized_definition_checks(signatures: Signatures | None = None) -> Abstract
     return _replaced(OpDef, "verify", verify)
 
 
-def _isolation_checked_once() -> AbstractContextManager[None]:
+def _isolation_checked_once(walk: _Walk) -> AbstractContextManager[None]:
     """xDSL's `IsolatedFromAbove.verify` walks the op's whole body (a function's:
     most of a module), climbing from every operand to the op, and a subclass of a
     decorated op (memplan's `func.func`) runs it once per definition. For the
     duration each op passes it once, with each operand's block looked up in a table
-    of the blocks seen; a failure runs xDSL's check, which raises its error."""
+    of the blocks seen, or, for the op `walk` is verifying, as the walk reaches its
+    operands (`_Walk.visit`); a failure runs xDSL's check, which raises its
+    error."""
     original = IsolatedFromAbove.verify
     passed: set[Operation] = set()
 
     def verify(trait: IsolatedFromAbove, op: Operation) -> None:
-        if op in passed:
+        if op is walk.deferred or op in passed:
             return
         if not _isolated(op):
             original(trait, op)
@@ -152,11 +160,16 @@ def _isolated(op: Operation) -> bool:
 class _ClassFacts:
     """What the walk asks of an op class, found once per verification."""
 
-    __slots__ = ("memoized", "terminator", "traits")
+    __slots__ = ("hides", "isolated", "memoized", "terminator", "traits")
 
     def __init__(self, op: Operation) -> None:
         self.memoized = get_interface(op, SignatureVerifier) is not None
         self.terminator = op.has_trait(IsTerminator)
+        # Whether its verification checks that nothing in it uses a value from
+        # outside; whether an enclosing op's check leaves its body out (xDSL's
+        # check takes unregistered ops for isolated ones).
+        self.isolated = op.has_trait(IsolatedFromAbove, value_if_unregistered=False)
+        self.hides = op.has_trait(IsolatedFromAbove)
         # The traits whose verifiers `Operation.verify` runs (every IRDL class
         # in the MRO: a subclass may call its base's generated `verify_`) and
         # that have a verifier at all.
@@ -167,6 +180,17 @@ class _ClassFacts:
                     if type(trait).verify is not OpTrait.verify:
                         traits.setdefault(id(trait), trait)
         self.traits = tuple(traits.values())
+
+
+def _inside(block: Block | None, op: Operation) -> bool:
+    """Whether `block` is in one of `op`'s regions, at any depth."""
+    while block is not None:
+        region = block.parent
+        owner = None if region is None else region.parent
+        if owner is op:
+            return True
+        block = None if owner is None else owner.parent
+    return False
 
 
 def _order_matters(region: Region | None) -> bool:
@@ -191,13 +215,55 @@ class _Walk:
         # stay theirs while the walk lasts (xDSL's `__hash__` is a Python call).
         self._earlier: dict[int, dict[int, None]] = {}
         self._orderless: set[int] = set()
+        # Each block entered so far -> its number in the order entered; the
+        # isolated ops the walk is in, each with the number of the first block
+        # entered in it: a block numbered from there on is inside it.
+        self._entered: dict[int, int] = {}
+        self._isolating: list[tuple[Operation, int | None]] = []
+        self.deferred: Operation | None = None
+        """The isolated op being verified, whose `IsolatedFromAbove` check is
+        the walk's, as it reaches each operand in the op's body."""
 
     def visit(self, op: Operation) -> None:
-        self._verify(op)
-        self._check_dominance(op)
+        facts = self._facts_of(op)
+        if not facts.isolated:
+            self._verify(op)
+            self._check_dominance(op)
+            if not facts.hides:
+                self._visit_regions(op)
+                return
+            self._isolating.append((op, None))  # nothing checks what is inside
+            try:
+                self._visit_regions(op)
+            finally:
+                self._isolating.pop()
+            return
+        # As xDSL, an isolated op's check covers the operands of the ops in it:
+        # checked as the walk reaches them. A failure, of this check or of
+        # anything in the op or inside it, first runs xDSL's check of the op,
+        # whose error (the op walked first) is then the one reported.
+        try:
+            self.deferred = op
+            try:
+                self._verify(op)
+            finally:
+                self.deferred = None
+            self._check_dominance(op)  # (its own operands: the enclosing op's check)
+            self._isolating.append((op, len(self._entered)))
+            try:
+                self._visit_regions(op)
+            finally:
+                self._isolating.pop()
+        except UserError:
+            if not _isolated(op):
+                _verify_in_full(op)
+            raise
+
+    def _visit_regions(self, op: Operation) -> None:
         for region in op.regions:
             ordered = _order_matters(region)
             for block in region.blocks:
+                self._entered[id(block)] = len(self._entered)
                 child = block.first_op
                 if not ordered:
                     self._orderless.add(id(block))
@@ -212,11 +278,15 @@ class _Walk:
                     child = child.next_op
                 del self._earlier[id(block)]
 
+    def _facts_of(self, op: Operation) -> _ClassFacts:
+        facts = self._facts.get(type(op))
+        if facts is None:
+            facts = self._facts[type(op)] = _ClassFacts(op)
+        return facts
+
     def _verify(self, op: Operation) -> None:
         cls = type(op)
-        facts = self._facts.get(cls)
-        if facts is None:
-            facts = self._facts[cls] = _ClassFacts(op)
+        facts = self._facts_of(op)
         if not facts.memoized or op.regions or op._successors:  # pyright: ignore[reportPrivateUsage]
             return _verify_in_full(op)
         unknown = self._signatures.unknown(cls, op)
@@ -257,8 +327,18 @@ class _Walk:
         (MLIR does); without this a use before the definition parses and runs on
         garbage."""
         earlier = self._earlier
+        isolating = self._isolating[-1] if self._isolating else None
+        if isolating is not None and isolating[1] is None:
+            isolating = None
         for number, operand in enumerate(op._operands):  # pyright: ignore[reportPrivateUsage]
             kind = type(operand)
+            if isolating is not None and (kind is OpResult or kind is BlockArgument):
+                # The innermost isolated op's check (`IsolatedFromAbove`).
+                block = operand.op.parent if kind is OpResult else operand.block
+                entered = self._entered.get(id(block))
+                if (entered is None or entered < isolating[1]) and not _inside(block, isolating[0]):  # type: ignore[operator]
+                    _verify_in_full(isolating[0])  # xDSL's check fails, with its error
+                    raise AssertionError(f"'{isolating[0].name}' passed xDSL's check")
             if kind is OpResult:
                 definer = operand.op
                 block = definer.parent

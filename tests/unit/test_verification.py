@@ -341,3 +341,54 @@ def test_signatures_are_kept_by_op_only_while_reading():
         op.results[0]._type = MemRefType(f32, [8])  # (never done while reading)
         assert signatures.key("head", op) == before  # the kept one
     assert signatures.key("head", op) != before
+
+
+def test_an_error_in_a_function_before_its_use_of_an_outside_value():
+    """The function's isolation is checked as the walk reaches each use; an error
+    found before the use (here a use before its definition) still gives way to
+    the function's, as when the function is checked before its body."""
+    f = _function("f")
+    a = arith.AddiOp(f.body.block.args[0], f.body.block.args[0])
+    f.body.block.insert_op_before(a, f.body.block.first_op)
+    g = _function("g")
+    arg = g.body.block.args[0]
+    later = arith.AddiOp(arg, arg)
+    early, outside = arith.AddiOp(later.result, arg), arith.AddiOp(a.result, arg)
+    g.body.block.insert_ops_before([early, later, outside], g.body.block.first_op)
+    assert _error_of(ModuleOp([f, g])).startswith(
+        "'func.func' op Operation using value defined out of its IsolatedFromAbove parent"
+    )
+    outside.detach()
+    outside.erase()
+    assert "does not dominate this use" in _error_of(ModuleOp([f.clone(), g.clone()]))
+
+
+def test_a_nested_isolated_op_is_reported_at_itself():
+    text = """func.func @f(%x: i32) -> i32 {
+  %a = arith.addi %x, %x : i32
+  builtin.module {
+    %b = arith.addi %a, %a : i32
+  }
+  return %a : i32
+}
+"""
+    with pytest.raises(UserError) as raised:
+        verify_module(memplan.parse(CTX, text, "t.mlir", verify=False))
+    assert raised.value.message.startswith("'builtin.module' op Operation using value defined out of")
+    verify_module(memplan.parse(CTX, text.replace("arith.addi %a, %a", "arith.addi %c, %c").replace(
+        "builtin.module {", "builtin.module {\n    %c = arith.constant 1 : i32"), "t.mlir", verify=False))
+
+
+def test_what_an_unregistered_op_holds_is_checked_by_no_one():
+    """xDSL's check takes an unregistered op for an isolated one (it does not look
+    inside), and the op's own verification checks nothing."""
+    text = """func.func @f(%x: i32) -> i32 {
+  %a = arith.addi %x, %x : i32
+  "test.unknown_isolated"() ({
+    %b = arith.addi %a, %a : i32
+    "test.finish"() : () -> ()
+  }) : () -> ()
+  return %a : i32
+}
+"""
+    verify_module(memplan.parse(memplan.make_context(allow_unregistered=True), text, "t.mlir", verify=False))
