@@ -211,9 +211,10 @@ class _Walk:
         self._signatures = signatures
         self._facts: dict[type[Operation], _ClassFacts] = {}
         # The blocks the walk is in whose order matters -> their ops walked so far
-        # (dictionaries: a third smaller than sets). Blocks and ops by id, which
-        # stay theirs while the walk lasts (xDSL's `__hash__` is a Python call).
-        self._earlier: dict[int, dict[int, None]] = {}
+        # (dictionaries: a third smaller than sets), with their numbers in
+        # `_entered`. Blocks and ops by id, which stay theirs while the walk
+        # lasts (xDSL's `__hash__` is a Python call).
+        self._earlier: dict[int, tuple[int, dict[int, None]]] = {}
         self._orderless: set[int] = set()
         # Each block entered so far -> its number in the order entered; the
         # isolated ops the walk is in, each with the number of the first block
@@ -227,8 +228,10 @@ class _Walk:
     def visit(self, op: Operation) -> None:
         facts = self._facts_of(op)
         if not facts.isolated:
-            self._verify(op)
+            self._verify(op, facts)
             self._check_dominance(op)
+            if not op.regions:
+                return
             if not facts.hides:
                 self._visit_regions(op)
                 return
@@ -245,7 +248,7 @@ class _Walk:
         try:
             self.deferred = op
             try:
-                self._verify(op)
+                self._verify(op, facts)
             finally:
                 self.deferred = None
             self._check_dominance(op)  # (its own operands: the enclosing op's check)
@@ -263,7 +266,7 @@ class _Walk:
         for region in op.regions:
             ordered = _order_matters(region)
             for block in region.blocks:
-                self._entered[id(block)] = len(self._entered)
+                number = self._entered[id(block)] = len(self._entered)
                 child = block.first_op
                 if not ordered:
                     self._orderless.add(id(block))
@@ -271,7 +274,8 @@ class _Walk:
                         self.visit(child)
                         child = child.next_op
                     continue
-                earlier = self._earlier[id(block)] = {}
+                earlier: dict[int, None] = {}
+                self._earlier[id(block)] = (number, earlier)
                 while child is not None:
                     self.visit(child)
                     earlier[id(child)] = None
@@ -284,9 +288,8 @@ class _Walk:
             facts = self._facts[type(op)] = _ClassFacts(op)
         return facts
 
-    def _verify(self, op: Operation) -> None:
+    def _verify(self, op: Operation, facts: _ClassFacts) -> None:
         cls = type(op)
-        facts = self._facts_of(op)
         if not facts.memoized or op.regions or op._successors:  # pyright: ignore[reportPrivateUsage]
             return _verify_in_full(op)
         unknown = self._signatures.unknown(cls, op)
@@ -328,32 +331,42 @@ class _Walk:
         garbage."""
         earlier = self._earlier
         isolating = self._isolating[-1] if self._isolating else None
-        if isolating is not None and isolating[1] is None:
-            isolating = None
+        first = None if isolating is None else isolating[1]  # its first block's number
         for number, operand in enumerate(op._operands):  # pyright: ignore[reportPrivateUsage]
             kind = type(operand)
-            if isolating is not None and (kind is OpResult or kind is BlockArgument):
-                # The innermost isolated op's check (`IsolatedFromAbove`).
-                block = operand.op.parent if kind is OpResult else operand.block
-                entered = self._entered.get(id(block))
-                if (entered is None or entered < isolating[1]) and not _inside(block, isolating[0]):  # type: ignore[operator]
-                    _verify_in_full(isolating[0])  # xDSL's check fails, with its error
-                    raise AssertionError(f"'{isolating[0].name}' passed xDSL's check")
             if kind is OpResult:
                 definer = operand.op
                 block = definer.parent
                 seen = earlier.get(id(block))
-                if seen is not None:
-                    if id(definer) in seen:
-                        continue
-                elif id(block) in self._orderless:
+                if seen is not None:  # a block the walk is in, whose order matters
+                    if first is not None and seen[0] < first:
+                        self._not_isolated(block, isolating)  # type: ignore[arg-type]
+                    if id(definer) not in seen[1]:
+                        self._dominance_error(op, number, definer)
                     continue
-                elif block is None or not _order_matters(block.parent):
-                    self._orderless.add(id(block))
-                    continue
-                self._dominance_error(op, number, definer)
-            elif kind is not BlockArgument:
+            elif kind is BlockArgument:
+                block = operand.block
+            else:
                 _verify_in_full(op)  # an erased value: the op's verification says so
+                continue
+            if first is not None:
+                entered = self._entered.get(id(block))
+                if entered is None or entered < first:
+                    self._not_isolated(block, isolating)  # type: ignore[arg-type]
+            if kind is BlockArgument or id(block) in self._orderless:
+                continue
+            if block is None or not _order_matters(block.parent):
+                self._orderless.add(id(block))
+                continue
+            self._dominance_error(op, number, definer)
+
+    @staticmethod
+    def _not_isolated(block: Block | None, isolating: tuple[Operation, int]) -> None:
+        """The innermost isolated op around a use (`IsolatedFromAbove`): unless the
+        used value's block is in it, xDSL's check of the op fails, with its error."""
+        if not _inside(block, isolating[0]):
+            _verify_in_full(isolating[0])
+            raise AssertionError(f"'{isolating[0].name}' passed xDSL's check")
 
     @staticmethod
     def _dominance_error(op: Operation, number: int, definer: Operation) -> None:
