@@ -37,10 +37,10 @@ def _attach_upstream_models() -> None:
     import memplan.dialects.mlir.upstream_models  # noqa: F401  (attaches on import)
 
 
-def _mlir_syntax_classes() -> dict[str, type]:
+def _mlir_syntax_classes(dialect: str) -> dict[str, type]:
     from memplan.dialects import mlir_syntax_classes
 
-    return mlir_syntax_classes()
+    return mlir_syntax_classes(dialect)
 
 
 # Set before any module of the package runs (Python runs this file first); the

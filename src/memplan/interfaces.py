@@ -12,6 +12,7 @@ pass never special-cases those ops either.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from typing import TypeVar
@@ -47,6 +48,7 @@ __all__ = [
     "OutlinedBodies",
     "PlannableAllocation",
     "RuntimeContext",
+    "SignaturePrinter",
     "SignatureVerifier",
     "StreamExecution",
     "StreamSynchronization",
@@ -56,6 +58,7 @@ __all__ = [
     "ViewBytes",
     "ViewLike",
     "attach_trait",
+    "attach_trait_when_imported",
     "buffer_operands_named",
     "is_buffer",
     "captures_no_address",
@@ -91,6 +94,26 @@ def attach_trait(op_type: type[Operation], trait: OpTrait) -> None:
     _BY_CLASS.clear()
 
 
+_WHEN_IMPORTED: dict[str, list[tuple[str, OpTrait]]] = {}
+"""Module name -> (class name, trait) to attach once that module is imported."""
+
+
+def attach_trait_when_imported(module: str, class_name: str, trait: OpTrait) -> None:
+    """`attach_trait` for a class of `module`, attached once the module is imported
+    (at once if it is): a model must not import a dialect no input uses (xDSL's
+    complex and tensor cost 0.05-0.1 s), and none of its ops exists before."""
+    if module in sys.modules:
+        attach_trait(getattr(sys.modules[module], class_name), trait)
+    else:
+        _WHEN_IMPORTED.setdefault(module, []).append((class_name, trait))
+
+
+def _attach_imported() -> None:
+    for module in [m for m in _WHEN_IMPORTED if m in sys.modules]:
+        for class_name, trait in _WHEN_IMPORTED.pop(module):
+            attach_trait(getattr(sys.modules[module], class_name), trait)
+
+
 _MODELS_LOADED = False
 
 
@@ -108,6 +131,8 @@ def _external_traits(op: Operation) -> list[OpTrait]:
     """External models of the op's class or of the nearest base class that has some
     (memplan subclasses some xDSL ops to give them MLIR's custom syntax)."""
     _load_upstream_models()
+    if _WHEN_IMPORTED:
+        _attach_imported()
     for cls in type(op).__mro__:
         if (traits := _EXTERNAL_TRAITS.get(cls)) is not None:
             return traits
@@ -233,6 +258,15 @@ class GraphRegions(OpTrait):
     """The op's regions are graph regions (MLIR's `RegionKind::Graph`): values may be
     used before, in program order, they are defined, so program order is no
     dominance there."""
+
+
+@dataclass(frozen=True)
+class SignaturePrinter(OpTrait):
+    """The op's custom `print` writes one line that depends on nothing but its
+    signature (as `SignatureVerifier`'s) and the names of its operands and
+    results, each printed once through the printer: so memplan's printer prints
+    one op of each signature and fills in the names of the others (as it does for
+    declarative formats)."""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 
-def _not_provided() -> dict[str, type]:
+def _not_provided(*_: object) -> dict[str, type]:
     raise RuntimeError("memplan/__init__.py provides this before any module runs")
 
 
@@ -22,6 +22,6 @@ attach_upstream_models: Callable[[], object] = _not_provided
 """Import `memplan.dialects.mlir.upstream_models`, which attaches memplan's
 interfaces to xDSL's ops; `memplan.interfaces` calls it before its first answer."""
 
-mlir_syntax_classes: Callable[[], dict[str, type]] = _not_provided
-"""memplan's op classes that print MLIR's custom syntax where xDSL's print the
-generic form, by op name (`memplan.dialects.mlir_syntax_classes`)."""
+mlir_syntax_classes: Callable[[str], dict[str, type]] = _not_provided
+"""memplan's op classes of a dialect that print MLIR's custom syntax where xDSL's
+print the generic form, by op name (`memplan.dialects.mlir_syntax_classes`)."""

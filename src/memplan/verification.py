@@ -21,9 +21,14 @@ so every error is found and worded as by the full verification of every op.
 
 Dominance is checked in the same walk: each block whose order matters (one block
 in its region, not a graph region) keeps the ops walked so far, and an operand
-defined in such a block must be among those of one of the blocks the walk is in. The walk starts at a module, isolated from above: a value from
-outside it fails that check (at the module or a nested isolated op, both walked
-before their contents) before any use of it is reached.
+defined in such a block must be among those of one of the blocks the walk is in.
+So is xDSL's `IsolatedFromAbove` check of each isolated op (the module, its
+functions), which walked the op's body once more: an operand must be defined in a
+block entered since the innermost isolated op around its use was (else its
+blocks are climbed). The walk starts at a module, isolated from above: a value
+from outside it fails that check before its dominance is looked at, and when
+anything in an isolated op fails, xDSL's check of the op runs first, so its
+error, as when the op was checked before its body, is the one reported.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region
 from xdsl.irdl import IRDLOperation, OpDef
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator, OpTrait
 
@@ -40,64 +45,21 @@ from memplan.diagnostics import Diagnostic, Location, UserError, location_of
 from memplan.interfaces import GraphRegions, SignatureVerifier, get_interface
 from memplan.parsing import indexed_symbol_lookups
 from memplan.printing import print_mlir
+from memplan.signatures import Signatures
 
 __all__ = ["memoized_definition_checks", "verify_module"]
 
 
-def verify_module(module: ModuleOp) -> None:
+def verify_module(module: ModuleOp, signatures: Signatures | None = None) -> None:
     """Verify `module` op by op, so a failure names the op that failed with its
     location, and check that every value is defined before its uses in a block;
     raise `UserError` (with MLIR's `see current operation` note) at the first op
-    at fault."""
-    signatures = _Signatures()
-    with indexed_symbol_lookups(), memoized_definition_checks(signatures), _isolation_checked_once():
-        _Walk(signatures).visit(module)
-
-
-class _Signatures:
-    """Which signatures (an op's operand and result types, properties and
-    attributes, under a head: its class, its IRDL definition) passed their checks.
-
-    Compared by identity after interning: the parser shares equal types and
-    attributes, but a pass builds a new type object per op it creates (every
-    `memref.view` of a pool), so each object is mapped, by value, to the first
-    equal one, which is then found by its id (a later equal object, mostly built
-    for one op, is looked up by value each time rather than remembered)."""
-
-    def __init__(self) -> None:
-        self._ids: dict[int, int] = {}
-        self._first: dict[Attribute, int] = {}
-        self._passed: set[tuple[object, ...]] = set()
-
-    def unknown(self, head: object, op: Operation) -> tuple[object, ...] | None:
-        """None when an op of `op`'s signature under `head` passed; else the key
-        `passed` records once `op` has passed (an empty one when an attribute is
-        unhashable: nothing is recorded)."""
-        key = self._key(head, op)
-        return None if key in self._passed else key
-
-    def passed(self, key: tuple[object, ...]) -> None:
-        if key:
-            self._passed.add(key)
-
-    def _intern(self, value: Attribute) -> int:
-        found = self._first.setdefault(value, id(value))
-        if found == id(value):  # the first of its value, which `_first` keeps
-            self._ids[found] = found
-        return found
-
-    def _key(self, head: object, op: Operation) -> tuple[object, ...]:
-        ids, intern = self._ids.get, self._intern
-        try:
-            return (
-                head, *[ids(id(v.type)) or intern(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
-                None, *[ids(id(r.type)) or intern(r.type) for r in op.results],
-                *[x for n, a in op.properties.items() for x in (n, ids(id(a)) or intern(a))],
-                None,
-                *[x for n, a in op.attributes.items() for x in (n, ids(id(a)) or intern(a))],
-            )
-        except TypeError:
-            return ()
+    at fault. `signatures` may come from an earlier verification (of the module
+    before a pass): what passed depends on the signature alone."""
+    signatures = signatures or Signatures()
+    walk = _Walk(signatures)
+    with indexed_symbol_lookups(), memoized_definition_checks(signatures), _isolation_checked_once(walk):
+        walk.visit(module)
 
 
 @contextmanager
@@ -111,19 +73,23 @@ def _replaced(owner: type, name: str, replacement: Callable[..., None]) -> Itera
         setattr(owner, name, original)
 
 
-def memoized_definition_checks(signatures: _Signatures | None = None) -> AbstractContextManager[None]:
+def memoized_definition_checks(signatures: Signatures | None = None) -> AbstractContextManager[None]:
     """xDSL's `OpDef.verify` (an op against its IRDL definition) checks, for the
     duration, each combination of definition, operand and result types, properties
-    and attributes (equal values) once; a later op of the same combination runs
-    only its traits' verifiers. Ops with regions or successors are checked in full
-    each time."""
+    and attributes (equal values) once, with, for ops with regions or successors,
+    what it reads of them (`Signatures.shape`); a later op of the same combination
+    runs only its traits' verifiers."""
     original = OpDef.verify
-    known = signatures or _Signatures()
+    known = signatures or Signatures()
 
     def verify(op_def: OpDef, op: Operation) -> None:
+        head: object = id(op_def)
         if op.regions or op._successors:  # pyright: ignore[reportPrivateUsage]
-            return original(op_def, op)
-        unknown = known.unknown(id(op_def), op)
+            shape = known.shape(op)
+            if shape is None:
+                return original(op_def, op)
+            head = (head, shape)
+        unknown = known.unknown(head, op)
         if unknown is None:
             for trait in op_def.traits:
                 trait.verify(op)
@@ -134,17 +100,19 @@ def memoized_definition_checks(signatures: _Signatures | None = None) -> Abstrac
     return _replaced(OpDef, "verify", verify)
 
 
-def _isolation_checked_once() -> AbstractContextManager[None]:
+def _isolation_checked_once(walk: _Walk) -> AbstractContextManager[None]:
     """xDSL's `IsolatedFromAbove.verify` walks the op's whole body (a function's:
     most of a module), climbing from every operand to the op, and a subclass of a
     decorated op (memplan's `func.func`) runs it once per definition. For the
     duration each op passes it once, with each operand's block looked up in a table
-    of the blocks seen; a failure runs xDSL's check, which raises its error."""
+    of the blocks seen, or, for the op `walk` is verifying, as the walk reaches its
+    operands (`_Walk.visit`); a failure runs xDSL's check, which raises its
+    error."""
     original = IsolatedFromAbove.verify
     passed: set[Operation] = set()
 
     def verify(trait: IsolatedFromAbove, op: Operation) -> None:
-        if op in passed:
+        if op is walk.deferred or op in passed:
             return
         if not _isolated(op):
             original(trait, op)
@@ -156,15 +124,16 @@ def _isolation_checked_once() -> AbstractContextManager[None]:
 def _isolated(op: Operation) -> bool:
     """Whether xDSL's `IsolatedFromAbove` check of `op` passes: every operand of
     every op in its regions, except inside nested isolated ops, is defined in them."""
-    inside: dict[Block | None, bool] = {None: False}
+    # By id (xDSL hashes IR objects by id in Python, a call per lookup).
+    inside: dict[int, bool] = {id(None): False}
 
     def within(block: Block | None) -> bool:
-        found = inside.get(block)
+        found = inside.get(id(block))
         if found is None:
             region = block.parent  # type: ignore[union-attr]
             owner = None if region is None else region.parent
             found = owner is op or (owner is not None and within(owner.parent))
-            inside[block] = found
+            inside[id(block)] = found
         return found
 
     isolated: dict[type[Operation], bool] = {}
@@ -191,11 +160,16 @@ def _isolated(op: Operation) -> bool:
 class _ClassFacts:
     """What the walk asks of an op class, found once per verification."""
 
-    __slots__ = ("memoized", "terminator", "traits")
+    __slots__ = ("hides", "isolated", "memoized", "terminator", "traits")
 
     def __init__(self, op: Operation) -> None:
         self.memoized = get_interface(op, SignatureVerifier) is not None
         self.terminator = op.has_trait(IsTerminator)
+        # Whether its verification checks that nothing in it uses a value from
+        # outside; whether an enclosing op's check leaves its body out (xDSL's
+        # check takes unregistered ops for isolated ones).
+        self.isolated = op.has_trait(IsolatedFromAbove, value_if_unregistered=False)
+        self.hides = op.has_trait(IsolatedFromAbove)
         # The traits whose verifiers `Operation.verify` runs (every IRDL class
         # in the MRO: a subclass may call its base's generated `verify_`) and
         # that have a verifier at all.
@@ -206,6 +180,17 @@ class _ClassFacts:
                     if type(trait).verify is not OpTrait.verify:
                         traits.setdefault(id(trait), trait)
         self.traits = tuple(traits.values())
+
+
+def _inside(block: Block | None, op: Operation) -> bool:
+    """Whether `block` is in one of `op`'s regions, at any depth."""
+    while block is not None:
+        region = block.parent
+        owner = None if region is None else region.parent
+        if owner is op:
+            return True
+        block = None if owner is None else owner.parent
+    return False
 
 
 def _order_matters(region: Region | None) -> bool:
@@ -222,39 +207,89 @@ def _order_matters(region: Region | None) -> bool:
 class _Walk:
     """One pre-order walk verifying each op, then the dominance of its operands."""
 
-    def __init__(self, signatures: _Signatures) -> None:
+    def __init__(self, signatures: Signatures) -> None:
         self._signatures = signatures
         self._facts: dict[type[Operation], _ClassFacts] = {}
         # The blocks the walk is in whose order matters -> their ops walked so far
-        # (dictionaries: a third smaller than sets).
-        self._earlier: dict[Block, dict[Operation, None]] = {}
-        self._orderless: set[Block | None] = set()
+        # (dictionaries: a third smaller than sets), with their numbers in
+        # `_entered`. Blocks and ops by id, which stay theirs while the walk
+        # lasts (xDSL's `__hash__` is a Python call).
+        self._earlier: dict[int, tuple[int, dict[int, None]]] = {}
+        self._orderless: set[int] = set()
+        # Each block entered so far -> its number in the order entered; the
+        # isolated ops the walk is in, each with the number of the first block
+        # entered in it: a block numbered from there on is inside it.
+        self._entered: dict[int, int] = {}
+        self._isolating: list[tuple[Operation, int | None]] = []
+        self.deferred: Operation | None = None
+        """The isolated op being verified, whose `IsolatedFromAbove` check is
+        the walk's, as it reaches each operand in the op's body."""
 
     def visit(self, op: Operation) -> None:
-        self._verify(op)
-        self._check_dominance(op)
+        facts = self._facts_of(op)
+        if not facts.isolated:
+            self._verify(op, facts)
+            self._check_dominance(op)
+            if not op.regions:
+                return
+            if not facts.hides:
+                self._visit_regions(op)
+                return
+            self._isolating.append((op, None))  # nothing checks what is inside
+            try:
+                self._visit_regions(op)
+            finally:
+                self._isolating.pop()
+            return
+        # As xDSL, an isolated op's check covers the operands of the ops in it:
+        # checked as the walk reaches them. A failure, of this check or of
+        # anything in the op or inside it, first runs xDSL's check of the op,
+        # whose error (the op walked first) is then the one reported.
+        try:
+            self.deferred = op
+            try:
+                self._verify(op, facts)
+            finally:
+                self.deferred = None
+            self._check_dominance(op)  # (its own operands: the enclosing op's check)
+            self._isolating.append((op, len(self._entered)))
+            try:
+                self._visit_regions(op)
+            finally:
+                self._isolating.pop()
+        except UserError:
+            if not _isolated(op):
+                _verify_in_full(op)
+            raise
+
+    def _visit_regions(self, op: Operation) -> None:
         for region in op.regions:
             ordered = _order_matters(region)
             for block in region.blocks:
+                number = self._entered[id(block)] = len(self._entered)
                 child = block.first_op
                 if not ordered:
-                    self._orderless.add(block)
+                    self._orderless.add(id(block))
                     while child is not None:
                         self.visit(child)
                         child = child.next_op
                     continue
-                earlier = self._earlier[block] = {}
+                earlier: dict[int, None] = {}
+                self._earlier[id(block)] = (number, earlier)
                 while child is not None:
                     self.visit(child)
-                    earlier[child] = None
+                    earlier[id(child)] = None
                     child = child.next_op
-                del self._earlier[block]
+                del self._earlier[id(block)]
 
-    def _verify(self, op: Operation) -> None:
-        cls = type(op)
-        facts = self._facts.get(cls)
+    def _facts_of(self, op: Operation) -> _ClassFacts:
+        facts = self._facts.get(type(op))
         if facts is None:
-            facts = self._facts[cls] = _ClassFacts(op)
+            facts = self._facts[type(op)] = _ClassFacts(op)
+        return facts
+
+    def _verify(self, op: Operation, facts: _ClassFacts) -> None:
+        cls = type(op)
         if not facts.memoized or op.regions or op._successors:  # pyright: ignore[reportPrivateUsage]
             return _verify_in_full(op)
         unknown = self._signatures.unknown(cls, op)
@@ -295,23 +330,43 @@ class _Walk:
         (MLIR does); without this a use before the definition parses and runs on
         garbage."""
         earlier = self._earlier
+        isolating = self._isolating[-1] if self._isolating else None
+        first = None if isolating is None else isolating[1]  # its first block's number
         for number, operand in enumerate(op._operands):  # pyright: ignore[reportPrivateUsage]
             kind = type(operand)
             if kind is OpResult:
                 definer = operand.op
                 block = definer.parent
-                seen = earlier.get(block)
-                if seen is not None:
-                    if definer in seen:
-                        continue
-                elif block in self._orderless:
+                seen = earlier.get(id(block))
+                if seen is not None:  # a block the walk is in, whose order matters
+                    if first is not None and seen[0] < first:
+                        self._not_isolated(block, isolating)  # type: ignore[arg-type]
+                    if id(definer) not in seen[1]:
+                        self._dominance_error(op, number, definer)
                     continue
-                elif block is None or not _order_matters(block.parent):
-                    self._orderless.add(block)
-                    continue
-                self._dominance_error(op, number, definer)
-            elif kind is not BlockArgument:
+            elif kind is BlockArgument:
+                block = operand.block
+            else:
                 _verify_in_full(op)  # an erased value: the op's verification says so
+                continue
+            if first is not None:
+                entered = self._entered.get(id(block))
+                if entered is None or entered < first:
+                    self._not_isolated(block, isolating)  # type: ignore[arg-type]
+            if kind is BlockArgument or id(block) in self._orderless:
+                continue
+            if block is None or not _order_matters(block.parent):
+                self._orderless.add(id(block))
+                continue
+            self._dominance_error(op, number, definer)
+
+    @staticmethod
+    def _not_isolated(block: Block | None, isolating: tuple[Operation, int]) -> None:
+        """The innermost isolated op around a use (`IsolatedFromAbove`): unless the
+        used value's block is in it, xDSL's check of the op fails, with its error."""
+        if not _inside(block, isolating[0]):
+            _verify_in_full(isolating[0])
+            raise AssertionError(f"'{isolating[0].name}' passed xDSL's check")
 
     @staticmethod
     def _dominance_error(op: Operation, number: int, definer: Operation) -> None:

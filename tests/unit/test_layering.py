@@ -23,7 +23,10 @@ SRC = Path(memplan.__file__).parent.parent
 
 LAYERS: dict[str, tuple[str, ...]] = {
     # layer: the modules and packages in it (the longest match places a module)
-    "base": ("memplan.diagnostics", "memplan.symbols", "memplan.files", "memplan.lazy_numpy", "memplan.providers"),
+    "base": (
+        "memplan.diagnostics", "memplan.symbols", "memplan.files", "memplan.lazy_numpy", "memplan.providers",
+        "memplan.signatures",
+    ),
     "planning": ("memplan.planning", "memplan.progress"),
     "interfaces": (
         "memplan.interfaces", "memplan.util_interfaces", "memplan.analysis.data_layout",

@@ -276,3 +276,119 @@ def test_memoized_definition_checks_run_traits_every_time():
         returned.verify()
         with pytest.raises(VerifyException):
             alone.verify()
+
+
+_LOOPS = """func.func @f(%lb: index) {
+  scf.for %i = %lb to %lb step %lb {
+    scf.yield
+  }
+  scf.for %j = %lb to %lb step %lb {
+    scf.yield
+  }
+  return
+}
+"""
+
+
+def test_memoized_definition_checks_of_ops_with_regions_see_their_entry_blocks(monkeypatch):
+    """An op with regions is checked once per signature and region shape (block
+    counts, entry argument types): a loop whose body's argument changed type is
+    checked again, and rejected."""
+    module = memplan.parse(CTX, _LOOPS, "t.mlir", verify=False)
+    first, second = [op for op in module.walk() if op.name == "scf.for"]
+    checked = _counting_definition_checks(monkeypatch)
+    with memoized_definition_checks():
+        first.verify(verify_nested_ops=False)
+        second.verify(verify_nested_ops=False)
+        assert second not in checked
+        body = second.body.block
+        body.erase_arg(body.args[0])
+        body.insert_arg(i32, 0)
+        with pytest.raises(VerifyException):
+            second.verify(verify_nested_ops=False)
+    assert second in checked
+
+
+def test_a_table_shared_across_a_change_still_finds_the_changed_op():
+    """What passed before a pass is known after it by signature only: an op the
+    pass broke has a signature never seen, and is checked in full."""
+    from memplan.signatures import Signatures
+
+    text = """func.func @f(%x: i32) -> i32 {
+  %a = arith.addi %x, %x : i32
+  return %a : i32
+}
+"""
+    module = memplan.parse(CTX, text, "t.mlir", verify=False)
+    signatures = Signatures()
+    verify_module(module, signatures)
+    add = next(op for op in module.walk() if op.name == "arith.addi")
+    add.properties["overflowFlags"] = StringAttr("none")
+    with pytest.raises(UserError):
+        verify_module(module, signatures)
+    with signatures.reading(), pytest.raises(UserError):
+        verify_module(module, signatures)
+
+
+def test_signatures_are_kept_by_op_only_while_reading():
+    from memplan.signatures import Signatures
+
+    signatures = Signatures()
+    op = memref.AllocOp([], [], MemRefType(f32, [4]))
+    before = signatures.key("head", op)
+    with signatures.reading():
+        assert signatures.key("head", op) == before
+        op.results[0]._type = MemRefType(f32, [8])  # (never done while reading)
+        assert signatures.key("head", op) == before  # the kept one
+    assert signatures.key("head", op) != before
+
+
+def test_an_error_in_a_function_before_its_use_of_an_outside_value():
+    """The function's isolation is checked as the walk reaches each use; an error
+    found before the use (here a use before its definition) still gives way to
+    the function's, as when the function is checked before its body."""
+    f = _function("f")
+    a = arith.AddiOp(f.body.block.args[0], f.body.block.args[0])
+    f.body.block.insert_op_before(a, f.body.block.first_op)
+    g = _function("g")
+    arg = g.body.block.args[0]
+    later = arith.AddiOp(arg, arg)
+    early, outside = arith.AddiOp(later.result, arg), arith.AddiOp(a.result, arg)
+    g.body.block.insert_ops_before([early, later, outside], g.body.block.first_op)
+    assert _error_of(ModuleOp([f, g])).startswith(
+        "'func.func' op Operation using value defined out of its IsolatedFromAbove parent"
+    )
+    outside.detach()
+    outside.erase()
+    assert "does not dominate this use" in _error_of(ModuleOp([f.clone(), g.clone()]))
+
+
+def test_a_nested_isolated_op_is_reported_at_itself():
+    text = """func.func @f(%x: i32) -> i32 {
+  %a = arith.addi %x, %x : i32
+  builtin.module {
+    %b = arith.addi %a, %a : i32
+  }
+  return %a : i32
+}
+"""
+    with pytest.raises(UserError) as raised:
+        verify_module(memplan.parse(CTX, text, "t.mlir", verify=False))
+    assert raised.value.message.startswith("'builtin.module' op Operation using value defined out of")
+    verify_module(memplan.parse(CTX, text.replace("arith.addi %a, %a", "arith.addi %c, %c").replace(
+        "builtin.module {", "builtin.module {\n    %c = arith.constant 1 : i32"), "t.mlir", verify=False))
+
+
+def test_what_an_unregistered_op_holds_is_checked_by_no_one():
+    """xDSL's check takes an unregistered op for an isolated one (it does not look
+    inside), and the op's own verification checks nothing."""
+    text = """func.func @f(%x: i32) -> i32 {
+  %a = arith.addi %x, %x : i32
+  "test.unknown_isolated"() ({
+    %b = arith.addi %a, %a : i32
+    "test.finish"() : () -> ()
+  }) : () -> ()
+  return %a : i32
+}
+"""
+    verify_module(memplan.parse(memplan.make_context(allow_unregistered=True), text, "t.mlir", verify=False))

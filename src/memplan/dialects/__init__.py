@@ -188,11 +188,9 @@ MLIR_SYNTAX_OVERRIDES: dict[str, Callable[[], Dialect]] = {
 }
 
 
-def mlir_syntax_classes() -> dict[str, type[Operation]]:
-    """memplan's op classes that print MLIR's custom syntax where xDSL's print the
-    generic form, by op name (the printer's, through `memplan.providers`)."""
-    classes: dict[str, type[Operation]] = {}
-    for factory in MLIR_SYNTAX_OVERRIDES.values():
-        for op_type in factory().operations:
-            classes[op_type.name] = op_type
-    return classes
+def mlir_syntax_classes(dialect: str) -> dict[str, type[Operation]]:
+    """memplan's op classes of `dialect` that print MLIR's custom syntax where
+    xDSL's print the generic form, by op name (the printer's, through
+    `memplan.providers`; an override's ops are all of its dialect)."""
+    factory = MLIR_SYNTAX_OVERRIDES.get(dialect)
+    return {} if factory is None else {op_type.name: op_type for op_type in factory().operations}

@@ -26,6 +26,7 @@ from memplan.printing.naming import (
     sanitize_ssa_name,
 )
 from memplan.printing.structure import DefaultDialect, MlirStructurePrinter, collect_aliases
+from memplan.signatures import Signatures
 
 __all__ = [
     "AsmResultNames",
@@ -52,8 +53,11 @@ def print_module(
     dialects: Iterable[Dialect] = (),
     keep_names: bool = False,
     local_scope: bool = False,
+    signatures: Signatures | None = None,
 ) -> None:
     """Print `module` (aliases first, dialect resources last) and a newline.
+    `signatures` may be the verification's (whose keys of the module's types are
+    then known).
 
     Ops that passes built from xDSL's memref classes print through the
     subclasses that speak MLIR's custom syntax; the IR is never changed.
@@ -61,6 +65,8 @@ def print_module(
     printer = MlirPrinter(stream=stream, print_generic_format=generic, print_debuginfo=debuginfo)
     printer.keep_names = keep_names
     printer.local_scope = local_scope
+    if signatures is not None:
+        printer.signatures = signatures
     with printer.buffered():
         printer.print_module(module)
         printer.print_metadata(dialects)

@@ -120,6 +120,10 @@ class CompiledFormat:
         self.text: Callable[[Operation, FastOutputPrinter], str] | None
         compiler = _Compiler(op_type, text=True)
         prefix, rest = compiler.sequence(program.stmts, 0, _START, None)
+        # Whether the text depends on nothing but the op's signature and its
+        # values' names: not when a directive runs as xDSL runs it (a custom
+        # directive may read anything of the op).
+        self.by_signature = not compiler.opaque
         if compiler.failed:
             self.text = None
         elif rest is None:
@@ -352,6 +356,7 @@ class _Compiler:
         self.op_type = op_type
         self.text = text
         self.failed = False
+        self.opaque = False
         self._memo: dict[object, _Compiled] = {}
         # Sequences are keyed by identity (their directives need not hash), so
         # every one stays alive while the memo is in use.
@@ -500,6 +505,7 @@ class _Compiler:
 
     def _opaque(self, directive: FormatDirective, stmts, index: int, state: _State, then: _Then) -> _Compiled:
         """A directive run as xDSL runs it; the rest compiled for the state it leaves."""
+        self.opaque = True
         variants: dict[_State, object] = {}
         print_directive = directive.print
         text_mode = self.text

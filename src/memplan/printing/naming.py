@@ -31,13 +31,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xdsl.traits import OpTrait
 
-from memplan.interfaces import attach_trait, get_interface
+from memplan.interfaces import attach_trait, attach_trait_when_imported, get_interface
 
 __all__ = [
     "AsmResultNames",
@@ -112,15 +111,12 @@ class _ArithConstantNames(AsmResultNames):
         return ("cst",)
 
 
-# xDSL's arith.constant names nothing; MLIR-based peers name every constant.
-attach_trait(arith.ConstantOp, _ArithConstantNames())
-
 
 def _upstream_names() -> dict[type[Operation], tuple[str | None, ...]]:
-    """The names upstream MLIR's `getAsmResultNames` gives xDSL's ops (checked by
-    hand against mlir-opt-22); attached to xDSL's classes, so memplan's subclasses
-    with MLIR's custom syntax inherit them."""
-    from xdsl.dialects import complex, memref, tensor
+    """The names upstream MLIR's `getAsmResultNames` gives xDSL's memref ops
+    (checked by hand against mlir-opt-22); attached to xDSL's classes, so memplan's
+    subclasses with MLIR's custom syntax inherit them."""
+    from xdsl.dialects import memref
 
     return {
         memref.AllocOp: ("alloc",),
@@ -134,13 +130,14 @@ def _upstream_names() -> dict[type[Operation], tuple[str | None, ...]]:
         memref.ViewOp: ("view",),
         memref.MemorySpaceCastOp: ("memspacecast",),
         memref.ExtractAlignedPointerAsIndexOp: ("intptr",),
-        tensor.DimOp: ("dim",),
-        complex.ConstantOp: ("cst",),
     }
 
 
-for _op_type, _names in _upstream_names().items():
-    attach_trait(_op_type, FixedResultNames(_names))
+_UNLOADED_DIALECT_NAMES = (
+    ("xdsl.dialects.tensor", "DimOp", ("dim",)),
+    ("xdsl.dialects.complex", "ConstantOp", ("cst",)),
+)
+"""`_upstream_names` of dialects most inputs never load: (module, class, names)."""
 
 
 class _StridedMetadataNames(AsmResultNames):
@@ -151,13 +148,19 @@ class _StridedMetadataNames(AsmResultNames):
         return ("base_buffer", "offset", *["sizes"] * rank, *["strides"] * rank)
 
 
-def _attach_strided_metadata_names() -> None:
-    from xdsl.dialects import memref
+def attach_upstream_result_names() -> None:
+    """Give xDSL's ops MLIR's result names. Called by
+    `memplan.dialects.upstream_models`, which the first interface query loads: the
+    dialects (0.1-0.2 s of imports) load only when something is printed or asked."""
+    from xdsl.dialects import arith, memref
 
+    # xDSL's arith.constant names nothing; MLIR-based peers name every constant.
+    attach_trait(arith.ConstantOp, _ArithConstantNames())
+    for op_type, names in _upstream_names().items():
+        attach_trait(op_type, FixedResultNames(names))
+    for module, class_name, names in _UNLOADED_DIALECT_NAMES:
+        attach_trait_when_imported(module, class_name, FixedResultNames(names))
     attach_trait(memref.ExtractStridedMetaDataOp, _StridedMetadataNames())
-
-
-_attach_strided_metadata_names()
 
 
 _ARG_NAME = re.compile(r"arg[0-9]+")
@@ -376,6 +379,9 @@ class MlirNamingMixin(Printer):
             self.print_string(f"%{name}")
             return name
         return super().print_ssa_value(value)
+
+    def _value_names(self) -> dict[SSAValue, str] | None:
+        return None if self._ssa is None else self._ssa.names
 
     def value_text(self, value: SSAValue) -> str:
         if self._ssa is not None and (name := self._ssa.names.get(value)) is not None:

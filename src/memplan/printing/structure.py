@@ -22,14 +22,15 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnregisteredOp,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, OpTrait
 
 from memplan import providers
-from memplan.interfaces import get_interface
+from memplan.interfaces import SignaturePrinter, get_interface
 from memplan.printing.formats import CompiledFormat, compiled_print
 from memplan.printing.output import FastOutputPrinter
+from memplan.signatures import Signatures
 
 
 @dataclass(frozen=True)
@@ -59,17 +60,20 @@ def _alias_stem(attribute: Attribute) -> str | None:
     return stem if isinstance(stem, str) else None
 
 
-_SYNTAX_CLASSES: dict[str, type[Operation]] | None = None
+_SYNTAX_CLASSES: dict[str, dict[str, type[Operation]]] = {}
+"""`providers.mlir_syntax_classes` by dialect, each loaded when an op of it is first
+printed (loading all of them imported xDSL's affine dialect into every run)."""
 
 
 def custom_syntax_class(op: Operation) -> type[Operation]:
     """The class whose `print` writes `op`: its own, or the registered subclass
     with MLIR's syntax when a pass built it from xDSL's class. Printing through it
     leaves the IR as it is."""
-    global _SYNTAX_CLASSES
-    if _SYNTAX_CLASSES is None:
-        _SYNTAX_CLASSES = providers.mlir_syntax_classes()
-    registered = _SYNTAX_CLASSES.get(op.name)
+    dialect = op.name.partition(".")[0]
+    classes = _SYNTAX_CLASSES.get(dialect)
+    if classes is None:
+        classes = _SYNTAX_CLASSES[dialect] = providers.mlir_syntax_classes(dialect)
+    registered = classes.get(op.name)
     if registered is not None and registered is not type(op) and issubclass(registered, type(op)):
         return registered
     return type(op)
@@ -190,6 +194,11 @@ class MlirStructurePrinter(FastOutputPrinter):
         self._printed_types: dict[Attribute, str] = {}
         self._cache_texts = True
         self._plans: dict[type[Operation], _OpPlan] = {}
+        # The text of the first op of each signature whose text is a function of
+        # its signature, its values' names taken out (`_Template`); the keys'
+        # table may be shared (`print_module`).
+        self.signatures = Signatures()
+        self._templates: dict[tuple[object, ...], _Template | None] = {}
 
     local_scope: bool = False
     """mlir-opt's `--mlir-print-local-scope`: every attribute inline, no aliases."""
@@ -335,7 +344,7 @@ class MlirStructurePrinter(FastOutputPrinter):
             # The whole line as one string: results, name, the format's text and
             # the location.
             head = self.results_text(op) + self._short_name(op)
-            body = plan.text(op, self)
+            body = self._signature_text(op, plan.text) if plan.by_signature else plan.text(op, self)
             if "\n" not in body:
                 if self.print_debuginfo:
                     body += " " + self.attribute_text(op.location)
@@ -356,6 +365,31 @@ class MlirStructurePrinter(FastOutputPrinter):
             self.print_attribute(op.location)
         if plan.isolated:
             self.exit_scope()
+
+    def _value_names(self) -> dict[SSAValue, str] | None:
+        """The table of the names values print with (`%` left out), which a
+        naming printer keeps; None: op texts are not shared between ops."""
+        return None
+
+    def _signature_text(self, op: Operation, text: Callable[[Operation, Printer], str]) -> str:
+        """`text(op, self)`, where `text` depends on nothing but the op's signature
+        and its values' names: the first op of a signature is printed twice, as
+        it is and with a placeholder for each name, and later ones get the
+        latter with their names filled in."""
+        names = self._value_names()
+        key = self.signatures.key(type(op), op) if names is not None and self._used_aliases is None else ()
+        if not key:
+            return text(op, self)
+        values = (*op._operands, *op.results)  # pyright: ignore[reportPrivateUsage]
+        own = [names.get(value) for value in values]  # type: ignore[union-attr]
+        template = self._templates.get(key)
+        if template is not None and None not in own:
+            return template.filled(own)  # type: ignore[arg-type]
+        printed = text(op, self)
+        if key not in self._templates and None not in own and len(set(values)) == len(values):
+            # (a value named twice would take one placeholder for two slots)
+            self._templates[key] = _Template.of(op, text, self, names, own, printed)  # type: ignore[arg-type]
+        return printed
 
     def _generic_text(self, op: Operation, plan: _OpPlan) -> str | None:
         """xDSL's generic form of an op without regions or successors as one
@@ -394,6 +428,55 @@ class MlirStructurePrinter(FastOutputPrinter):
         return self.printed_aside(lambda: self._print_results(op))
 
 
+_MARK = "\x00"
+"""Around the number of a value in a template's text (a control character: string
+literals escape them)."""
+
+
+@dataclass(frozen=True)
+class _Template:
+    """An op's text with its values' names taken out: `pieces[0]`, then the name
+    of value `slots[i]` (operands, then results) and `pieces[i + 1]`, for each i."""
+
+    pieces: tuple[str, ...]
+    slots: tuple[int, ...]
+
+    def filled(self, names: list[str]) -> str:
+        parts = [self.pieces[0]]
+        for slot, piece in zip(self.slots, self.pieces[1:]):
+            parts += (names[slot], piece)
+        return "".join(parts)
+
+    @staticmethod
+    def of(
+        op: Operation,
+        text: Callable[[Operation, Printer], str],
+        printer: Printer,
+        names: dict[SSAValue, str],
+        own: list[str],
+        printed: str,
+    ) -> _Template | None:
+        """The template of `op`'s text `printed` (`text(op, printer)`, with the
+        names `own` of its operands and results, all distinct, from `names`),
+        printed again with placeholder names; None when that does not give
+        `printed` back with the op's own names."""
+        if _MARK in printed:
+            return None
+        values = (*op._operands, *op.results)  # pyright: ignore[reportPrivateUsage]
+        for number, value in enumerate(values):
+            names[value] = f"{_MARK}{number}{_MARK}"
+        try:
+            marked = text(op, printer)
+        finally:
+            names.update(zip(values, own))
+        split = marked.split(_MARK)
+        slots = split[1::2]
+        if len(split) % 2 == 0 or not all(slot.isdigit() and int(slot) < len(values) for slot in slots):
+            return None
+        template = _Template(tuple(split[0::2]), tuple(map(int, slots)))
+        return template if template.filled(own) == printed else None
+
+
 @dataclass(frozen=True)
 class _OpPlan:
     """What printing an op of one class asks of its traits, asked once per class
@@ -405,17 +488,36 @@ class _OpPlan:
     default_dialect: str
     isolated: bool
     text: Callable[[Operation, Printer], str] | None
-    """A compiled format's text of an op, when it has one (`CompiledFormat.text`)."""
+    """The text of an op after its name, when it is built as one string: a
+    compiled format's (`CompiledFormat.text`), a `SignaturePrinter`'s print."""
+    by_signature: bool
+    """`text` depends on nothing but the op's signature and its values' names."""
 
     @staticmethod
     def of(op_type: type[Operation], op: Operation) -> _OpPlan:
         syntax = custom_syntax_class(op)
         trait = get_interface(op, DefaultDialect)
         print_op = None if syntax.print is Operation.print else compiled_print(syntax)
+        text, by_signature = None, False
+        if isinstance(print_op, CompiledFormat):
+            text, by_signature = print_op.text, print_op.by_signature
+        elif print_op is not None and get_interface(op, SignaturePrinter) is not None:
+            text, by_signature = _printed_text(print_op), True
         return _OpPlan(
             verbatim=op.has_trait(PrintsVerbatim, value_if_unregistered=False),
             print=print_op,
             default_dialect=trait.dialect if trait is not None else "",
             isolated=bool(op.get_traits_of_type(IsolatedFromAbove)),
-            text=print_op.text if isinstance(print_op, CompiledFormat) else None,
+            text=text,
+            by_signature=by_signature and text is not None,
         )
+
+
+def _printed_text(print_op: Callable[[Operation, Printer], None]) -> Callable[[Operation, Printer], str]:
+    """A custom `print`'s text, printed aside."""
+
+    def text(op: Operation, printer: Printer) -> str:
+        assert isinstance(printer, FastOutputPrinter)
+        return printer.printed_aside(lambda: print_op(op, printer))
+
+    return text

@@ -6,7 +6,6 @@ for one DSA instance); passes `record` them, callers collect them with
 `write_report` draw them as one self-contained HTML file.
 """
 
-from memplan.report.html import render_html, render_svg, write_report
 from memplan.report.model import BufferKind, DomainPlan, FunctionPlan, PlannedBuffer, plan_of_intervals
 from memplan.report.recording import Recording, listening, plan_report, record, recording
 
@@ -25,3 +24,13 @@ __all__ = [
     "render_svg",
     "write_report",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The HTML renderer loads on first use: every run imports this package (the
+    # plans are recorded), few draw them.
+    if name in ("render_html", "render_svg", "write_report"):
+        from memplan.report import html
+
+        return getattr(html, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -43,6 +43,7 @@ from memplan.tools.pipeline import (
     pass_spec_from_flag,
 )
 from memplan.tools.statistics import PassStatistics
+from memplan.signatures import Signatures
 from memplan.verification import verify_module
 from memplan.tools.source import (
     SPLIT_MARKER,
@@ -165,7 +166,9 @@ class _Timing:
         return "\n".join(lines)
 
 
-def _print_module(module: ModuleOp, args: Namespace, ctx: Context, stream: IO[str]) -> None:
+def _print_module(
+    module: ModuleOp, args: Namespace, ctx: Context, stream: IO[str], signatures: Signatures | None = None
+) -> None:
     print_module(
         module,
         stream,
@@ -174,6 +177,7 @@ def _print_module(module: ModuleOp, args: Namespace, ctx: Context, stream: IO[st
         dialects=ctx.loaded_dialects,
         keep_names=args.keep_names,
         local_scope=args.mlir_print_local_scope,
+        signatures=signatures,
     )
 
 
@@ -280,17 +284,21 @@ def _run_chunk(
         # frozen, the collector no longer traverses it on every full collection
         # while passes and printing make their (collectable) garbage.
         gc.freeze()
-        verify_module(module)
+        # One table of op signatures for the chunk: what verified before the
+        # passes verifies after them, and the printer knows the keys.
+        signatures = Signatures()
+        verify_module(module, signatures)
         for scheduled in passes:
             start = time.perf_counter()
             _run_pass(ctx, module, scheduled, args, printing, statistics)
             timing.add(scheduled.spelled, time.perf_counter() - start)
-        if passes and not args.verify_each:
-            verify_module(module)
-        start = time.perf_counter()
-        out.write(separator)
-        _print_module(module, args, ctx, out)
-        timing.add("Output", time.perf_counter() - start)
+        with signatures.reading():  # the module is only read from here on
+            if passes and not args.verify_each:
+                verify_module(module, signatures)
+            start = time.perf_counter()
+            out.write(separator)
+            _print_module(module, args, ctx, out, signatures)
+            timing.add("Output", time.perf_counter() - start)
         return True
     except UserError as error:
         emit(error.diagnostic())

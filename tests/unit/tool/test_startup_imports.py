@@ -1,7 +1,8 @@
 """What a memplan-opt run imports: numpy (12-16 MiB resident, a quarter of the
 start) only once offsets are planned (memplan.lazy_numpy), importlib.metadata only
 for --version, MLIR's test ops (memplan.dialects.mlir.mlir_test) only when the input
-uses a `test.` op. Each case runs in a fresh interpreter, whose modules are its own."""
+uses a `test.` op, xDSL's complex and tensor dialects (whose result names memplan
+models) only when something else needs them, nor the affine and cf dialects. Each case runs in a fresh interpreter, whose modules are its own."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ _PROBE = """
 import json, sys
 from memplan.tools.memplan_opt import main
 code = main(sys.argv[1:])
-watched = ("numpy", "importlib.metadata", "memplan.dialects.mlir.mlir_test")
+watched = ("numpy", "importlib.metadata", "memplan.dialects.mlir.mlir_test",
+           "xdsl.dialects.complex", "xdsl.dialects.tensor", "xdsl.dialects.affine", "xdsl.dialects.cf")
 print(json.dumps([code, sorted(m for m in watched if m in sys.modules)]))
 """
 
@@ -69,6 +71,25 @@ def test_runs_that_plan_nothing_load_neither(tmp_path: Path, text: str, pipeline
     assert loaded == []
 
 
+_LATE_DIALECTS = """
+func.func @f(%t: tensor<?xf32>) -> (index, complex<f32>) {
+  %c0 = arith.constant 0 : index
+  %a = tensor.dim %t, %c0 : tensor<?xf32>
+  %b = complex.constant [1.0 : f32, 2.0 : f32] : complex<f32>
+  return %a, %b : index, complex<f32>
+}
+"""
+
+
+def test_result_names_of_dialects_loaded_by_the_input(tmp_path: Path):
+    # Their names are attached when the parser first loads the dialect, after
+    # memplan's other external models.
+    output, loaded = _run(tmp_path, _LATE_DIALECTS)
+    assert loaded == ["xdsl.dialects.complex", "xdsl.dialects.tensor"]
+    assert "%dim = tensor.dim" in output
+    assert "%cst = complex.constant" in output
+
+
 _TEST_OPS = """
 func.func @f() -> i32 {
   %0 = "test.side_effect_op"() {effects = [{effect = "read", test_nonaddressable_resource}]} : () -> i32
@@ -98,3 +119,40 @@ def test_planning_modules_load_without_numpy():
     )
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.strip() == "False"
+
+
+_LATE_MODELS = """
+import sys
+import memplan
+from memplan.interfaces import HostInlineRegions, SuccessorOperands, get_interface, memory_effects
+
+ctx = memplan.make_context()
+assert "xdsl.dialects.cf" not in sys.modules and "xdsl.dialects.affine" not in sys.modules
+module = memplan.parse(ctx, sys.argv[1])
+ops = {op.name: op for op in module.walk()}
+assert memory_effects(ops["cf.br"]) == set()
+assert get_interface(ops["cf.cond_br"], SuccessorOperands) is not None
+assert get_interface(ops["affine.for"], HostInlineRegions).repeats
+print("ok")
+"""
+
+_BRANCHES = """
+func.func @f(%c: i1) {
+  cf.cond_br %c, ^bb1, ^bb1
+^bb1:
+  affine.for %i = 0 to 4 {
+  }
+  cf.br ^bb2
+^bb2:
+  return
+}
+"""
+
+
+def test_models_of_dialects_imported_after_the_others():
+    # The cf and affine models are attached when the parser first loads the dialect.
+    probe = subprocess.run(
+        [sys.executable, "-c", _LATE_MODELS, _BRANCHES], capture_output=True, text=True, timeout=120
+    )
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.strip() == "ok"

@@ -85,6 +85,7 @@ from memplan.dialects.hip.base import (
 )
 from memplan.interfaces import (
     OperandEffects,
+    SignaturePrinter,
     SignatureVerifier,
     StreamExecution,
     buffer_operands_named,
@@ -492,6 +493,9 @@ class KernelOp(IRDLOperation):
         # The family's checks and every row's `check` read types, group sizes
         # and attributes only.
         SignatureVerifier(),
+        # `print` reads the row, the group sizes, types, properties and
+        # attributes, and prints each operand once.
+        SignaturePrinter(),
     )
 
     def __init__(

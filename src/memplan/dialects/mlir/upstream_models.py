@@ -8,11 +8,12 @@ follow buffers without knowing op names. Importing this module attaches them.
 
 from __future__ import annotations
 
-from xdsl.dialects import affine, arith, builtin, cf, func, memref, scf
-from xdsl.traits import NoMemoryEffect
+from xdsl.dialects import arith, builtin, func, memref, scf
+from xdsl.traits import NoMemoryEffect, OpTrait
 from xdsl.ir import Operation
 
 from memplan.analysis.byte_ranges import PLACING_VIEWS, VIEW_MODELS
+from memplan.printing.naming import attach_upstream_result_names
 from memplan.printing.structure import DefaultDialect
 from memplan.util_interfaces import STREAM_PATTERNS, CanonicalizedBy
 from memplan.interfaces import (
@@ -29,6 +30,7 @@ from memplan.interfaces import (
     ViewLike,
     all_results,
     attach_trait,
+    attach_trait_when_imported,
     operands_named,
 )
 
@@ -73,9 +75,22 @@ _INLINE_REGIONS: dict[type, HostInlineRegions] = {
     scf.IndexSwitchOp: HostInlineRegions(exclusive=True),
     scf.ExecuteRegionOp: HostInlineRegions(),
     memref.AllocaScopeOp: HostInlineRegions(),
-    affine.ForOp: HostInlineRegions(repeats=True),
-    affine.IfOp: HostInlineRegions(exclusive=True),
 }
+
+# Models of ops of dialects a run imports only when its input (or a pass) uses them
+# (xDSL's affine and cf: 0.03-0.1 s), attached once they are imported: (module,
+# class, trait).
+_WHEN_IMPORTED: tuple[tuple[str, str, OpTrait], ...] = (
+    ("xdsl.dialects.affine", "ForOp", HostInlineRegions(repeats=True)),
+    ("xdsl.dialects.affine", "IfOp", HostInlineRegions(exclusive=True)),
+    ("xdsl.dialects.affine", "ParallelOp", AutomaticAllocationScope()),
+    ("xdsl.dialects.cf", "BranchOp", SuccessorOperands(("arguments",))),
+    ("xdsl.dialects.cf", "ConditionalBranchOp", SuccessorOperands(("then_arguments", "else_arguments"))),
+    # MLIR's branches are Pure; xDSL's declare no effects, which would make every
+    # branch look like it writes unknown memory.
+    ("xdsl.dialects.cf", "BranchOp", NoMemoryEffect()),
+    ("xdsl.dialects.cf", "ConditionalBranchOp", NoMemoryEffect()),
+)
 
 
 def _alloc_alignment(op: Operation) -> int | None:
@@ -126,7 +141,7 @@ def _attach() -> None:
     for op_type in _METADATA_ONLY:
         attach_trait(op_type, NoAddressCapture())
     attach_trait(func.FuncOp, DefaultDialect("func"))
-    for scope in (func.FuncOp, memref.AllocaScopeOp, affine.ParallelOp):
+    for scope in (func.FuncOp, memref.AllocaScopeOp):
         attach_trait(scope, AutomaticAllocationScope())
     attach_trait(memref.AllocaOp, AutomaticAllocation())
     for element_op in (memref.LoadOp, memref.StoreOp):
@@ -134,14 +149,11 @@ def _attach() -> None:
     attach_trait(scf.ForOp, CountedLoop("lb", "ub", "step"))
     # MLIR's alloca_scope terminator is Pure; xDSL's declares no effects.
     attach_trait(memref.AllocaScopeReturnOp, NoMemoryEffect())
-    attach_trait(cf.BranchOp, SuccessorOperands(("arguments",)))
-    attach_trait(cf.ConditionalBranchOp, SuccessorOperands(("then_arguments", "else_arguments")))
-    # MLIR's branches are Pure; xDSL's declare no effects, which would make every
-    # branch look like it writes unknown memory.
-    attach_trait(cf.BranchOp, NoMemoryEffect())
-    attach_trait(cf.ConditionalBranchOp, NoMemoryEffect())
+    for module, class_name, trait in _WHEN_IMPORTED:
+        attach_trait_when_imported(module, class_name, trait)
     for op_type in _SIGNATURE_VERIFIED:
         attach_trait(op_type, SignatureVerifier())
+    attach_upstream_result_names()
 
 
 def declare_canonicalization_patterns() -> None:

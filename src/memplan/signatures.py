@@ -1,0 +1,106 @@
+"""An op's signature as a dictionary key: its class (or another head), operand and
+result types, properties and attributes, equal values as one.
+
+A decoder has tens of thousands of ops but a few hundred signatures; what depends
+on the signature alone is done once per signature: verification
+(`memplan.verification`) and the text of an op apart from its values' names
+(`memplan.printing.structure`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from xdsl.ir import Attribute, Operation
+
+__all__ = ["Signatures"]
+
+
+class Signatures:
+    """Keys of signatures under a head, and which of them passed (a check, for
+    verification).
+
+    Compared by identity after interning: the parser shares equal types and
+    attributes, but a pass builds a new type object per op it creates (every
+    `memref.view` of a pool), so each object is mapped, by value, to the first
+    equal one, and then found by its id (which stays its own: the object is
+    kept). Equal attributes (xDSL compares floats by their bits) print the same
+    text."""
+
+    def __init__(self) -> None:
+        self._ids: dict[int, int] = {}
+        self._first: dict[Attribute, int] = {}
+        self._kept: list[Attribute] = []
+        self._passed: set[tuple[object, ...]] = set()
+        # Signatures by op id (ops stay while the IR is only read).
+        self._op_keys: dict[int, tuple[object, ...]] | None = None
+
+    def unknown(self, head: object, op: Operation) -> tuple[object, ...] | None:
+        """None when an op of `op`'s signature under `head` passed; else the key
+        `passed` records once `op` has passed (an empty one when an attribute is
+        unhashable: nothing is recorded)."""
+        key = self.key(head, op)
+        return None if key in self._passed else key
+
+    def passed(self, key: tuple[object, ...]) -> None:
+        if key:
+            self._passed.add(key)
+
+    def _intern(self, value: Attribute) -> int:
+        found = self._first.setdefault(value, id(value))
+        if found != id(value):  # a later equal object (the first is in `_first`)
+            self._kept.append(value)
+        self._ids[id(value)] = found
+        return found
+
+    def shape(self, op: Operation) -> tuple[object, ...] | None:
+        """What an op's IRDL definition checks of it beyond its signature: its
+        number of successors and, per region, the number of blocks and the types
+        of the entry block's arguments (None when a type is unhashable)."""
+        ids, intern = self._ids.get, self._intern
+        shape: list[object] = [len(op._successors)]  # pyright: ignore[reportPrivateUsage]
+        try:
+            for region in op.regions:
+                entry = region.first_block
+                shape.append(len(region.blocks))
+                if entry is not None:
+                    shape += [ids(id(a.type)) or intern(a.type) for a in entry.args]
+                shape.append(None)
+        except TypeError:
+            return None
+        return tuple(shape)
+
+    def key(self, head: object, op: Operation) -> tuple[object, ...]:
+        """`op`'s signature under `head`; empty when an attribute is unhashable
+        (no key: nothing may be shared)."""
+        memo = self._op_keys
+        signature = None if memo is None else memo.get(id(op))
+        if signature is None:
+            signature = self._signature(op)
+            if memo is not None:
+                memo[id(op)] = signature
+        return (head, signature) if signature else ()
+
+    def _signature(self, op: Operation) -> tuple[object, ...]:
+        ids, intern = self._ids.get, self._intern
+        try:
+            return (
+                *[ids(id(v.type)) or intern(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
+                None, *[ids(id(r.type)) or intern(r.type) for r in op.results],
+                *[x for n, a in op.properties.items() for x in (n, ids(id(a)) or intern(a))],
+                None,
+                *[x for n, a in op.attributes.items() for x in (n, ids(id(a)) or intern(a))],
+            )
+        except TypeError:
+            return ()
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Within it the IR is only read (a verification, then the printing of
+        the same module): each op's signature is found once and kept by op."""
+        self._op_keys = {}
+        try:
+            yield
+        finally:
+            self._op_keys = None
