@@ -8,7 +8,8 @@ much of it building ``MemRefType``'s constraints again. :class:`TypeCachingParse
 parses a type's text once per parse and afterwards only recognises the same text.
 Beyond types, a decoder repeats a few hundred whole op texts that differ only in
 their SSA names: :class:`RepeatedOpParser` rebuilds such an op from what the first
-parse of its text built. Parsing allocates millions of objects and frees almost none, so the collector's
+parse of its text built. xDSL copies every SSA name in scope at each region:
+:class:`ScopedValuesParser` undoes the region's insertions instead. Parsing allocates millions of objects and frees almost none, so the collector's
 passes find nothing: :func:`without_gc` switches it off meanwhile. Verifying every
 ``util.global.load``/``store`` looks its global up with xDSL's
 ``SymbolTable.lookup_symbol``, a scan of the module's top-level ops each time:
