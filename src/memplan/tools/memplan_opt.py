@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -485,7 +485,30 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         quiet_closed_stdout()
         return 141
+    except OSError as error:  # the output could not be written: a full disk, say
+        print(f"memplan-opt: error: cannot write the output: {error}", file=sys.stderr)
+        return 1
+
+
+def console_main() -> NoReturn:
+    """The `memplan-opt` command: `main`, then an exit that skips tearing the IR
+    down object by object (0.8 s of a 20k-op run, as long as printing it), as
+    LLVM's tools leave their module to the operating system. What was written is
+    flushed first; `main` has already closed any output file."""
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = code or 141
+    except (OSError, ValueError) as error:  # a full disk behind a redirection
+        print(f"memplan-opt: error: cannot write the output: {error}", file=sys.stderr)
+        code = code or 1
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console_main()

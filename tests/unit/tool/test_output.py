@@ -178,3 +178,38 @@ def test_open_output_streams_into_a_temporary_file_kept_only_at_the_end(tmp_path
             raise RuntimeError("a bug")
     assert target.read_bytes() == b"x" * 100_000
     assert list(tmp_path.iterdir()) == [target]
+
+
+# The `memplan-opt` command ends with os._exit (console_main): what it printed must
+# still reach the reader, and a failed write must still fail the run.
+
+def _console(argv: list[str], **kwargs) -> subprocess.CompletedProcess[str]:
+    code = "import sys; from memplan.tools.memplan_opt import console_main; sys.argv[1:] = %r; console_main()"
+    return subprocess.run([sys.executable, "-c", code % (argv,)], text=True, timeout=120, **kwargs)
+
+
+def test_console_exit_delivers_all_of_a_long_output(tmp_path):
+    functions = "".join(f"func.func @f{i}() {{\n  return\n}}\n" for i in range(3000))
+    source = tmp_path / "many.mlir"
+    source.write_text(functions)
+    done = _console([str(source)], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout) > 65536  # more than a pipe holds: flushed before the exit
+    assert done.stdout.count("func.func @f") == 3000 and done.stdout.rstrip().endswith("}")
+
+
+def test_console_exit_fails_a_run_whose_output_cannot_be_written(source):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    # Only opened as the child's stdout (never an -o target, which would be replaced).
+    with open("/dev/full", "w") as full:
+        done = _console([str(source)], stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 1
+    assert "cannot write the output" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_console_exit_after_a_closed_pipe(run_with_closed_stdout, source):
+    code = "import sys; from memplan.tools.memplan_opt import console_main; sys.argv[1:] = %r; console_main()"
+    done = run_with_closed_stdout([sys.executable, "-c", code % ([str(source)],)])
+    assert done.returncode == 141 and "Traceback" not in done.stderr
+
