@@ -511,4 +511,5 @@ def console_main() -> NoReturn:
 
 
 if __name__ == "__main__":
-    console_main()
+    # `python -m` exits normally, so profilers and coverage see the end of the run.
+    sys.exit(main())
