@@ -29,7 +29,8 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from memplan.context import make_context
 from memplan.dialects.iree import stream, util
 from memplan.dialects.iree.hal import DeviceAffinityAttr
-from memplan.interfaces import EffectInstance, MemoryEffectKind, memory_effects
+from memplan.dialects.iree.stream_dialect import Stream
+from memplan.interfaces import EffectInstance, FreshResults, MemoryEffectKind, memory_effects
 
 from iree_cases import STREAM_CASES, func, parse, show
 
@@ -267,6 +268,21 @@ def test_allocation_effects_name_their_values():
         assert memory_effects(op) == {EffectInstance(ALLOC, op.result)}
     for op in body_ops(parse(STREAM_CASES["resource_dealloca"])):
         assert memory_effects(op) == {EffectInstance(FREE, op.operand)}
+
+
+def test_async_phase_ops_declare_fresh_results():
+    """IREE's async-phase contract (an untied result of a streamable op is a new
+    resource) is declared by each op where it is defined; a new async or tensor op
+    that forgets it would make aliasing treat its consumers as escapes."""
+    async_phase = {
+        op.name
+        for op in Stream.operations
+        if op.name.startswith(("stream.async.", "stream.tensor."))
+        and not op.get_irdl_definition().regions
+    }
+    declared = {op.name for op in Stream.operations if op.get_trait(FreshResults) is not None}
+    assert len(async_phase) > 30
+    assert declared == async_phase
 
 
 def test_clone_is_not_pure():

@@ -129,6 +129,7 @@ from memplan.dialects.iree.util import (
     verify_tied_operands,
 )
 from memplan.interfaces import (
+    FreshResults,
     OperandEffects,
     SignatureVerifier,
     FreshValues,
@@ -561,7 +562,7 @@ class TensorConstantOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), FixedResultNames(("cst",)), SignatureVerifier())
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), Pure(), FixedResultNames(("cst",)), SignatureVerifier())
 
     custom_directives = (EncodingDims,)
 
@@ -670,7 +671,7 @@ class AsyncTransferOp(IRDLOperation):
     execution_affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SignatureVerifier(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), Pure(), SignatureVerifier(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
     assembly_format = (
         "(`on` `(` qualified($execution_affinity)^ `)`)? "
@@ -719,7 +720,7 @@ class TensorSizeOfOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     storage_size = result_def(IndexType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SignatureVerifier())
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), Pure(), SignatureVerifier())
 
     custom_directives = (EncodingDims,)
 
@@ -764,7 +765,7 @@ class TensorEncodeOp(IRDLOperation):
     result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, Pure(), SignatureVerifier(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), Pure(), SignatureVerifier(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
     custom_directives = (EncodingDims,)
 
@@ -825,7 +826,7 @@ class AsyncAllocaOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), 
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), CloneToConsumers(), 
         OperandEffects(allocates=all_results), AlwaysSpeculatable(), SizeAware.fields(results={0: "storage_size"})
     )
 
@@ -860,7 +861,7 @@ class AsyncCloneOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), STREAM_VALUES,
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), CloneToConsumers(), STREAM_VALUES,
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}),
     )
@@ -1063,7 +1064,7 @@ class AsyncDispatchOp(IRDLOperation):
     results_ = var_result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, _DispatchEffects(), STREAM_VALUES, SizeAware())
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), _DispatchEffects(), STREAM_VALUES, SizeAware())
 
     def __init__(
         self,
@@ -1585,7 +1586,7 @@ class AsyncConstantOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), 
         OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}), FixedResultNames(("cst",))
     )
 
@@ -1608,7 +1609,7 @@ class AsyncSplatOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"}))
 
     assembly_format = (
         _AFFINITY + " " + _await(False) + " $value `:` type($value) `->` "
@@ -1648,7 +1649,7 @@ class AsyncSliceOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(T)
 
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}),
     )
@@ -1696,7 +1697,7 @@ class AsyncFillOp(_TargetTied, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(T)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}))
 
     custom_directives = (ShapedTiedResult,)
 
@@ -1746,7 +1747,7 @@ class AsyncUpdateOp(_TargetTied, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(T)
 
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), 
         OperandEffects(reads=operands_named("update"), writes=operands_named("target")),
         SizeAware.fields(operands={0: "target_size", 4: "update_size"}, results={0: "target_size"}),
     )
@@ -1802,7 +1803,7 @@ class AsyncCopyOp(_TargetTied, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(T)
 
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), 
         OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
         SizeAware.fields(operands={0: "target_size", 4: "source_size"}, results={0: "target_size"}),
     )
@@ -1854,7 +1855,7 @@ class AsyncCastOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), Pure(), SizeAware.fields(operands={0: "source_size"}, results={0: "result_size"}))
 
     assembly_format = (
         _AFFINITY + " $source `:` " + _sized("source", "source_size") + " `->` "
@@ -1892,7 +1893,7 @@ class AsyncLoadOp(IRDLOperation):
     source_offset = operand_def(IndexType)
     result = result_def()
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware.fields(operands={0: "source_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), OperandEffects(reads=operands_named("source")), SizeAware.fields(operands={0: "source_size"}))
 
     assembly_format = (
         "$source `[` $source_offset `]` `:` " + _sized("source", "source_size")
@@ -1925,7 +1926,7 @@ class AsyncStoreOp(_TargetTied, IRDLOperation):
     value = operand_def()
     result = result_def(T)
 
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}))
 
     custom_directives = (ShapedTiedResult,)
 
@@ -2351,7 +2352,7 @@ class TensorImportOp(_EncodedResult, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ResourceType)
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), Pure(), SizeAware())
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2381,7 +2382,7 @@ class TensorExportOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def()
 
-    traits = traits_def(STREAM_PATTERNS, Pure(), SizeAware.fields(operands={0: "source_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), Pure(), SizeAware.fields(operands={0: "source_size"}))
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2410,7 +2411,7 @@ class TensorEmptyOp(_EncodedResult, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("empty",)))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware(), FixedResultNames(("empty",)))
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2437,7 +2438,7 @@ class TensorSplatOp(_EncodedResult, IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(ANY_STREAM_RESOURCE)
 
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware())
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), CloneToConsumers(), OperandEffects(allocates=all_results), SizeAware())
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2468,7 +2469,7 @@ class TensorCloneOp(_EncodedResult, IRDLOperation):
     result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, CloneToConsumers(), STREAM_VALUES,
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), CloneToConsumers(), STREAM_VALUES,
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}),
     )
@@ -2508,7 +2509,7 @@ class TensorSliceOp(_EncodedResult, IRDLOperation):
     result = result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), 
         OperandEffects(reads=operands_named("source"), allocates=all_results),
         SizeAware.fields(operands={0: "source_size"}),
     )
@@ -2542,7 +2543,7 @@ class TensorFillOp(_TargetTied, IRDLOperation):
     result = result_def(T)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), OperandEffects(writes=operands_named("target")), SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}))
     custom_directives = (EncodingDims, ShapedTiedResult)
 
     assembly_format = (
@@ -2575,7 +2576,7 @@ class TensorUpdateOp(_TargetTied, IRDLOperation):
     result = result_def(T)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, 
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), 
         OperandEffects(reads=operands_named("update"), writes=operands_named("target")),
         SizeAware.fields(results={0: "target_size"}),
     )
@@ -2604,7 +2605,7 @@ class TensorLoadOp(IRDLOperation):
     result = result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(reads=operands_named("source")), SizeAware.fields(operands={0: "source_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), OperandEffects(reads=operands_named("source")), SizeAware.fields(operands={0: "source_size"}))
     custom_directives = (EncodingDims,)
 
     assembly_format = (
@@ -2631,7 +2632,7 @@ class TensorStoreOp(_TargetTied, IRDLOperation):
     result = result_def(T)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(STREAM_PATTERNS, OperandEffects(writes=operands_named("target")), SizeAware.fields(results={0: "target_size"}))
+    traits = traits_def(STREAM_PATTERNS, FreshResults(), OperandEffects(writes=operands_named("target")), SizeAware.fields(results={0: "target_size"}))
     custom_directives = (EncodingDims, ShapedTiedResult)
 
     assembly_format = (

@@ -61,7 +61,7 @@ from memplan.dialects.iree.stream import (
 from memplan.dialects.iree.stream_cmd import CMD_OPS
 from memplan.dialects.iree.stream_executable import EXECUTABLE_OPS, EXECUTABLE_TYPES
 from memplan.dialects.iree.stream_runtime import STREAM_RUNTIME_ATTRIBUTES, STREAM_RUNTIME_OPS
-from memplan.interfaces import FreshResults, attach_trait
+
 
 __all__ = ["Stream"]
 
@@ -121,10 +121,3 @@ Stream = Dialect(
     [ResourceType, TimepointType, NamedParameterAttr, TimepointAttr, *EXECUTABLE_TYPES,
      *STREAM_RUNTIME_ATTRIBUTES],
 )
-for op_type in Stream.operations:
-    # IREE's Stream async phase: an untied result of an async or tensor op
-    # without regions is a new resource, never an operand's storage.
-    if op_type.name.startswith(("stream.async.", "stream.tensor.")) and not (
-        op_type.get_irdl_definition().regions
-    ):
-        attach_trait(op_type, FreshResults())

@@ -126,7 +126,7 @@ from memplan.dialects.iree.util import (
     tied_operands_attr,
     verify_tied_operands,
 )
-from memplan.interfaces import OperandEffects, all_results, operands_named
+from memplan.interfaces import FreshResults, OperandEffects, all_results, operands_named
 from memplan.printing import FixedResultNames
 
 RUNTIME_PATTERNS = CanonicalizedBy("memplan.passes.patterns.stream_runtime")
@@ -660,7 +660,7 @@ class AsyncBarrierOp(IRDLOperation):
     affinity = opt_prop_def(DeviceAffinityAttr)
     result = result_def(T)
 
-    traits = traits_def(SizeAware.fields(operands={0: "size"}, results={0: "size"}))
+    traits = traits_def(FreshResults(), SizeAware.fields(operands={0: "size"}, results={0: "size"}))
 
     assembly_format = (
         _AFFINITY + " $source `:` " + _sized("source", "size") + " attr-dict-with-keyword"
@@ -696,6 +696,7 @@ class AsyncCollectiveOp(IRDLOperation):
     result = result_def(ANY_STREAM_RESOURCE)
 
     traits = traits_def(
+        FreshResults(),
         RUNTIME_PATTERNS,
         OperandEffects(reads=operands_named("source"), writes=operands_named("target")),
         SizeAware.fields(
@@ -972,7 +973,7 @@ class AsyncCallOp(IRDLOperation):
     results_ = var_result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(SizeAware())
+    traits = traits_def(FreshResults(), SizeAware())
 
     def tied_result_operands(self) -> tuple[int | None, ...]:
         return tied_indices(self.tied_operands, len(self.results))
@@ -1099,7 +1100,7 @@ class TensorDispatchOp(IRDLOperation):
     results_ = var_result_def(ANY_STREAM_RESOURCE)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(RUNTIME_PATTERNS, _DispatchEffects(), STREAM_VALUES, SizeAware())
+    traits = traits_def(RUNTIME_PATTERNS, FreshResults(), _DispatchEffects(), STREAM_VALUES, SizeAware())
 
     def tied_result_operands(self) -> tuple[int | None, ...]:
         """Per result, the index into `resource_operands` it is tied to."""
@@ -1276,7 +1277,7 @@ class TensorTraceOp(IRDLOperation):
     resource_encodings = prop_def(ArrayAttr)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(SizeAware())
+    traits = traits_def(FreshResults(), SizeAware())
 
     def operand_size_of(self, index: int) -> SSAValue | None:
         return self.resource_sizes[index] if index < len(self.resource_sizes) else None
@@ -1376,6 +1377,7 @@ class TensorParameterLoadOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
+        FreshResults(),
         OperandEffects(allocates=all_results), SizeAware.fields(results={0: "result_size"})
     )
     custom_directives = (ParameterReference, EncodingDims)
@@ -1411,6 +1413,7 @@ class TensorParameterWriteOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
+        FreshResults(),
         OperandEffects(reads=operands_named("source")),
         MemoryWriteEffect(),
         SizeAware.fields(operands={0: "source_size"}, results={0: "source_size"}),
@@ -1448,6 +1451,7 @@ class AsyncParameterLoadOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
+        FreshResults(),
         RUNTIME_PATTERNS,
         OperandEffects(allocates=lambda op: (op.results[0],)),
         SizeAware.fields(results={0: "result_size"}),
@@ -1485,6 +1489,7 @@ class AsyncParameterReadOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
+        FreshResults(),
         RUNTIME_PATTERNS,
         OperandEffects(writes=operands_named("target")),
         SizeAware.fields(operands={0: "target_size"}, results={0: "target_size"}),
@@ -1526,6 +1531,7 @@ class AsyncParameterWriteOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
+        FreshResults(),
         RUNTIME_PATTERNS,
         OperandEffects(reads=operands_named("source")),
         MemoryWriteEffect(),
@@ -1757,6 +1763,7 @@ class AsyncParameterGatherOp(_ParameterBatchOp):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
+        FreshResults(),
         RUNTIME_PATTERNS,
         OperandEffects(writes=operands_named("target")),
         SizeAware(),
@@ -1802,6 +1809,7 @@ class AsyncParameterScatterOp(_ParameterBatchOp):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(
+        FreshResults(),
         RUNTIME_PATTERNS,
         OperandEffects(reads=operands_named("source")),
         MemoryWriteEffect(),
