@@ -13,6 +13,8 @@ import gc
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, NoReturn
 
@@ -109,8 +111,8 @@ OPTIONS: tuple[Option, ...] = (
            default=False),
     Option("mlir-pass-statistics-display", "required", "how statistics are shown",
            default="list", choices=("list", "pipeline")),
-    Option("mlir-timing", "flag", "print the time spent parsing, in each pass and "
-           "printing", default=False),
+    Option("mlir-timing", "flag", "print the time spent parsing, verifying, in each "
+           "pass and printing", default=False),
     Option("mlir-disable-threading", "flag", "accepted for mlir-opt compatibility "
            "(memplan runs single-threaded)", default=False),
     Option("dump-pass-pipeline", "flag", "print the pass pipeline to stderr before "
@@ -144,13 +146,27 @@ def _help_text(command_line: CommandLine) -> str:
 
 @dataclass
 class _Timing:
+    """mlir-opt's `--mlir-timing` report: wall seconds per phase, the verifier's
+    runs summed into one row, and what no row covers (reading the input, building
+    the pipeline) as `Rest`, so the rows add up to the run."""
+
     entries: dict[str, float] = field(default_factory=dict)
+    started: float = field(default_factory=time.perf_counter)
 
     def add(self, name: str, seconds: float) -> None:
         self.entries[name] = self.entries.get(name, 0.0) + seconds
 
+    @contextmanager
+    def measuring(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.add(name, time.perf_counter() - start)
+
     def report(self) -> str:
-        total = sum(self.entries.values()) or 1e-12
+        total = max(time.perf_counter() - self.started, sum(self.entries.values())) or 1e-12
+        rows = {**self.entries, "Rest": max(total - sum(self.entries.values()), 0.0)}
         bar = "===" + "-" * 73 + "==="
         lines = [
             bar,
@@ -160,7 +176,7 @@ class _Timing:
             "",
             "  ----Wall Time----  ----Name----",
         ]
-        for name, seconds in self.entries.items():
+        for name, seconds in rows.items():
             lines.append(f"  {seconds:8.4f} ({100 * seconds / total:5.1f}%)  {name}")
         lines.append(f"  {total:8.4f} (100.0%)  Total")
         return "\n".join(lines)
@@ -238,16 +254,18 @@ def _run_pass(
     args: Namespace,
     printing: _IrPrinting,
     statistics: PassStatistics,
+    timing: _Timing,
 ) -> None:
     if printing.wants_before(scheduled):
         _dump(f"Before {scheduled.title}", module, args, ctx)
     dump_after = printing.wants_after(scheduled)
     before = fingerprint(module) if dump_after and printing.after_change else None
     try:
-        with statistics.collecting(scheduled, module):
+        with statistics.collecting(scheduled, module), timing.measuring(scheduled.spelled):
             scheduled.run(ctx, module)
         if args.verify_each:
-            verify_module(module)
+            with timing.measuring("Verifier"):
+                verify_module(module)
     except (UserError, DiagnosticException):
         if printing.after_failure:
             name = type(scheduled.pass_instance).__name__
@@ -273,13 +291,12 @@ def _run_chunk(
     holds part of it only when printing failed)."""
     printing = _IrPrinting.from_args(args)
     try:
-        start = time.perf_counter()
         try:
-            module = parse_module(ctx, text, name)
+            with timing.measuring("Parser"):
+                module = parse_module(ctx, text, name)
         except ParseError as error:
             emit(parse_error_diagnostic(error, text, name))
             return None
-        timing.add("Parser", time.perf_counter() - start)
         # The parsed module is most of the heap and lives until the process ends:
         # frozen, the collector no longer traverses it on every full collection
         # while passes and printing make their (collectable) garbage.
@@ -287,18 +304,17 @@ def _run_chunk(
         # One table of op signatures for the chunk: what verified before the
         # passes verifies after them, and the printer knows the keys.
         signatures = Signatures()
-        verify_module(module, signatures)
+        with timing.measuring("Verifier"):
+            verify_module(module, signatures)
         for scheduled in passes:
-            start = time.perf_counter()
-            _run_pass(ctx, module, scheduled, args, printing, statistics)
-            timing.add(scheduled.spelled, time.perf_counter() - start)
+            _run_pass(ctx, module, scheduled, args, printing, statistics, timing)
         with signatures.reading():  # the module is only read from here on
             if passes and not args.verify_each:
-                verify_module(module, signatures)
-            start = time.perf_counter()
-            out.write(separator)
-            _print_module(module, args, ctx, out, signatures)
-            timing.add("Output", time.perf_counter() - start)
+                with timing.measuring("Verifier"):
+                    verify_module(module, signatures)
+            with timing.measuring("Output"):
+                out.write(separator)
+                _print_module(module, args, ctx, out, signatures)
         return True
     except UserError as error:
         emit(error.diagnostic())
@@ -359,6 +375,7 @@ def _show_dialects(ctx: Context) -> str:
 
 
 def run(argv: list[str]) -> int:
+    timing = _Timing()
     command_line = _command_line()
     args = command_line.parse(argv)
     if args.help:
@@ -400,7 +417,6 @@ def run(argv: list[str]) -> int:
     text, name = _read_input(input_path)
     if args.output != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(args.output))):
         raise UserError(f"could not write output file '{args.output}': no such directory")
-    timing = _Timing()
     statistics = PassStatistics()
     marker = args.split_input_file or SPLIT_MARKER
     chunks = split_input(text, args.split_input_file is not None, marker)

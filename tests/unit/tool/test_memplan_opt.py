@@ -168,6 +168,25 @@ def test_pass_statistics_count_per_pass(tmp_path, capsys):
     assert "(S) 1 num-iterations" in report[report.index("FixedPointIterator"):]
 
 
+def test_timing_rows_add_up_to_the_total(tmp_path, capsys):
+    """mlir-opt's report: the verifier's runs in one row, what no phase covers as
+    `Rest`, and the rows sum to the total (up to the printed rounding)."""
+    source = tmp_path / "f.mlir"
+    source.write_text("func.func @f(%a: index) -> index {\n  return %a : index\n}\n")
+    assert main([str(source), "--mlir-timing", "-cse", "--verify-each",
+                 "-o", str(tmp_path / "out.mlir")]) == 0
+    report = capsys.readouterr().err
+    rows = {}
+    for line in report.splitlines():
+        if "%)" in line:
+            seconds, name = line.split()[0], line.split(")", 1)[1].strip()
+            rows[name] = float(seconds)
+    assert list(rows) == ["Parser", "Verifier", "cse", "Output", "Rest", "Total"]
+    parts = sum(v for k, v in rows.items() if k != "Total")
+    assert abs(parts - rows["Total"]) <= 0.0001 * len(rows)
+    assert f"Total Execution Time: {rows['Total']:.4f} seconds" in report
+
+
 def test_closed_pipe_ends_quietly(tmp_path, run_with_closed_stdout):
     """`memplan-opt big.mlir | head -1`: once the reader is gone the tool exits 141
     (128 + SIGPIPE, as memplan-plan), with no traceback and no `Exception ignored`
