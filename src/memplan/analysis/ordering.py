@@ -67,8 +67,9 @@ from __future__ import annotations
 import bisect
 import enum
 import itertools
+import operator
 import sys
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -83,12 +84,11 @@ from memplan.analysis.regions import deferring_ancestor
 from memplan.diagnostics import location_of
 from memplan.interfaces import (
     ALL_STREAMS,
-    EffectInstance,
     MemoryEffectKind,
     StreamSynchronization,
     captures_no_address,
     get_interface,
-    memory_effects,
+    effect_pairs,
     outlined_bodies,
     outlined_streams,
     plannable_allocation,
@@ -225,6 +225,22 @@ class BufferInfo:
         return any(a.stream is None for a in self.accesses)
 
 
+# What `BlockOrdering._facts` finds a user to be, in the order it asks.
+_RETURN, _YIELD, _REGIONS, _OUTLINED, _UNKNOWN, _UNTIED, _EFFECTS = (
+    "return", "yield", "regions", "outlined", "unknown", "untied", "effects")
+
+# Effect kinds as bits, by the kind's id (an enum member hashes in Python).
+_READ, _WRITE, _FREE, _ALLOC, _OTHER = 1, 2, 4, 8, 16
+_KIND_BITS = {
+    id(MemoryEffectKind.READ): _READ,
+    id(MemoryEffectKind.WRITE): _WRITE,
+    id(MemoryEffectKind.FREE): _FREE,
+    id(MemoryEffectKind.ALLOC): _ALLOC,
+}
+
+_KEY = operator.attrgetter("key")
+
+
 def plannable_roots(block: Block) -> list[SSAValue]:
     """The results of the block's ops that are `PlannableAllocation`s, in order."""
     return [
@@ -259,7 +275,7 @@ def _may_return_alias(op: Operation) -> bool:
     return any(isinstance(r.type, MemRefType | UnrankedMemRefType) for r in op.results)
 
 
-def _capture_reason(op: Operation, effects: Set[EffectInstance]) -> str:
+def _capture_reason(op: Operation, effects: Sized) -> str:
     """Why a use with no effect tied to the buffer escapes: the op may keep or pass
     on the address (`NoAddressCapture` says it does not)."""
     if effects:
@@ -296,10 +312,11 @@ class BlockOrdering:
                     self._syncs.setdefault(stream, []).append(key)
                     self._sync_ops.append(op)
         self._infos: dict[SSAValue, BufferInfo] = {}
-        self._effects: dict[int, tuple[Operation, Set[EffectInstance] | None, bool]] = {}
-        """Each user's effects (by id; the entry keeps the user alive, so its id is
-        not reused) and whether one is on no value and no allocation, asked once: a
-        kernel is a user of every buffer it touches."""
+        self._effects: dict[int, tuple] = {}
+        """Each user's `_facts` by id (the entry keeps the user alive, so its id is
+        not reused), asked once: a kernel is a user of every buffer it touches."""
+        self._places: dict[int, tuple[Operation, int | Escape]] = {}
+        """`_place` of each user nested in an op of the block (or outside it)."""
         self._terminators: dict[type[Operation], bool] = {}
 
     def _is_terminator(self, op: Operation) -> bool:
@@ -354,97 +371,140 @@ class BlockOrdering:
         every `info` it asks for (a 20k-op decoder's memo holds 2.5 MiB of effect
         sets while the pass goes on to rewrite the block)."""
         self._effects.clear()
+        self._places.clear()
+
+    def _place(self, user: Operation) -> int | Escape:
+        """The index of the op of the block where a use by `user`, which is not
+        directly in the block, counts; or why it escapes: `user` is outside the
+        block, or inside an op that may run its regions later or elsewhere."""
+        i = self.index(user)
+        if i is None:
+            return Escape(user, f"used by '{op_name(user)}' outside its block")
+        deferred = deferring_ancestor(user, self.block)
+        if deferred is not None:
+            return Escape(deferred, f"used inside '{op_name(deferred)}', which does not "
+                          "declare that it runs its regions inline on the host")
+        return i
+
+    def _facts(self, user: Operation) -> tuple:
+        """What `user` does with the buffers it takes, asked of the op once (a
+        kernel is a user of every buffer it touches): `(user, category, ...)`, the
+        categories tested in the order `_collect` documents; for `_EFFECTS`, the
+        effect bits per value (by id; the tuple keeps the effects and so their
+        values alive) and the stream."""
+        if self._is_terminator(user):
+            facts: tuple = (user, _RETURN if user.parent_block() is self.block else _YIELD)
+        elif user.regions:
+            facts = (user, _REGIONS)
+        elif outlined_bodies(user):
+            facts = (user, _OUTLINED, (None, *outlined_streams(user)))
+        else:
+            effects = effect_pairs(user)
+            if effects is None:
+                facts = (user, _UNKNOWN)
+            elif any(v is None and k is not MemoryEffectKind.ALLOC for k, v in effects):
+                facts = (user, _UNTIED)
+            else:
+                bits: dict[int, int] = {}
+                for k, v in effects:
+                    key = id(v)
+                    bits[key] = bits.get(key, 0) | _KIND_BITS.get(id(k), _OTHER)
+                facts = (user, _EFFECTS, bits, stream_of(user), effects)
+        self._effects[id(user)] = facts
+        return facts
 
     def _collect(self, root: SSAValue) -> BufferInfo:
+        """One pass over the uses of `root` and its views; for each use, in order:
+        a user outside the block or deferred escapes; a view extends the live range;
+        a terminator returns it (or yields it out of a region: escapes); an op with
+        regions escapes; outlined bodies read and write it; unknown or untied
+        effects escape; a free is recorded (escapes with other effects); an
+        allocation escapes; no effect tied to it escapes unless the op declares it
+        takes no address; else its reads and writes are accesses. The first escape
+        found is the reason."""
         accesses: list[Access] = []
         frees: list[tuple[Operation, int]] = []
         escape: Escape | None = None
         returned_by: Operation | None = None
         last_use = -1
-
-        def escapes(op: Operation, reason: str) -> None:
-            nonlocal escape
-            if escape is None:
-                escape = Escape(op, reason)
-
         index = self._index
         memo = self._effects
-        for use in alias_uses(root):
-            user = use.user
+        ops = self.ops
+        for user, value, operand_index, is_view in alias_uses(root):
             i = index.get(id(user))
             if i is None:  # nested in an op of the block, or elsewhere
-                i = self.index(user)
-                if i is None:
-                    escapes(user, f"used by '{op_name(user)}' outside its block")
+                known = self._places.get(id(user))
+                if known is None:
+                    known = self._places[id(user)] = (user, self._place(user))
+                i = known[1]
+                if not isinstance(i, int):
+                    if escape is None:
+                        escape = i
                     continue
-                deferred = deferring_ancestor(user, self.block)
-                if deferred is not None:
-                    escapes(deferred, f"used inside '{op_name(deferred)}', which does not "
-                            "declare that it runs its regions inline on the host")
-                    continue
-            if use.is_view:
-                last_use = max(last_use, i)
+            if is_view:
+                if i > last_use:
+                    last_use = i
                 continue
-            if self._is_terminator(user):
-                last_use = max(last_use, i)
-                if user.parent_block() is self.block:
+            facts = memo.get(id(user))
+            if facts is None:
+                facts = self._facts(user)
+            category = facts[1]
+            if category is _EFFECTS:
+                kinds = facts[2].get(id(value), 0)
+                if kinds & _FREE:
+                    if kinds != _FREE or user.results:
+                        if escape is None:
+                            escape = Escape(user, f"freed by '{op_name(user)}' together with "
+                                            "other effects")
+                    else:
+                        frees.append((user, operand_index))
+                    continue
+                if i > last_use:
+                    last_use = i
+                if kinds & _ALLOC:
+                    if escape is None:
+                        escape = Escape(user, f"allocated again by '{op_name(user)}'")
+                    continue
+                if not kinds:
+                    if escape is None:
+                        if _may_return_alias(user):
+                            escape = Escape(user, f"'{op_name(user)}' may return an alias of it")
+                        elif not captures_no_address(user):
+                            escape = Escape(user, _capture_reason(user, facts[4]))
+                    continue
+                stream = facts[3]
+                if kinds & _READ:
+                    accesses.append(Access(user, ops[i], 2 * i + 1, AccessKind.READ, stream))
+                if kinds & _WRITE:
+                    accesses.append(Access(user, ops[i], 2 * i + 1, AccessKind.WRITE, stream))
+            elif category is _RETURN or category is _YIELD:
+                if i > last_use:
+                    last_use = i
+                if category is _RETURN:
                     returned_by = user
-                else:
-                    escapes(user, f"yielded out of a nested region by '{op_name(user)}'")
-                continue
-            if user.regions:
-                escapes(user, f"passed into the regions of '{op_name(user)}'")
-                continue
-            if outlined_bodies(user):
+                elif escape is None:
+                    escape = Escape(user, f"yielded out of a nested region by '{op_name(user)}'")
+            elif category is _OUTLINED:
                 # The bodies may read and write it anywhere they can reach: on the
                 # host while the op runs, and on the streams they are handed.
-                last_use = max(last_use, i)
-                for stream in (None, *outlined_streams(user)):
+                if i > last_use:
+                    last_use = i
+                for stream in facts[2]:
                     for access_kind in (AccessKind.READ, AccessKind.WRITE):
-                        accesses.append(Access(user, self.ops[i], 2 * i + 1, access_kind, stream))
-                continue
-            known = memo.get(id(user))
-            if known is None:
-                effects = memory_effects(user)
-                untied = effects is not None and any(
-                    e.value is None and e.kind is not MemoryEffectKind.ALLOC for e in effects
-                )
-                known = memo[id(user)] = (user, effects, untied)
-            _, effects, untied = known
-            if effects is None:
-                escapes(user, f"used by '{op_name(user)}', whose memory effects are unknown")
-                continue
-            if untied:
-                escapes(user, f"used by '{op_name(user)}', which has an effect not tied to a value")
-                continue
-            kinds = {e.kind for e in effects if e.value is use.value}
-            if MemoryEffectKind.FREE in kinds:
-                if kinds != {MemoryEffectKind.FREE} or user.results:
-                    escapes(user, f"freed by '{op_name(user)}' together with other effects")
+                        accesses.append(Access(user, ops[i], 2 * i + 1, access_kind, stream))
+            elif escape is None:
+                if category is _REGIONS:
+                    escape = Escape(user, f"passed into the regions of '{op_name(user)}'")
+                elif category is _UNKNOWN:
+                    escape = Escape(user, f"used by '{op_name(user)}', whose memory effects "
+                                    "are unknown")
                 else:
-                    frees.append((user, use.operand_index))
-                continue
-            last_use = max(last_use, i)
-            if MemoryEffectKind.ALLOC in kinds:
-                escapes(user, f"allocated again by '{op_name(user)}'")
-                continue
-            if not kinds:
-                if _may_return_alias(user):
-                    escapes(user, f"'{op_name(user)}' may return an alias of it")
-                elif not captures_no_address(user):
-                    escapes(user, _capture_reason(user, effects))
-                continue
-            stream = stream_of(user)
-            for kind, access_kind in (
-                (MemoryEffectKind.READ, AccessKind.READ),
-                (MemoryEffectKind.WRITE, AccessKind.WRITE),
-            ):
-                if kind in kinds:
-                    accesses.append(Access(user, self.ops[i], 2 * i + 1, access_kind, stream))
+                    escape = Escape(user, f"used by '{op_name(user)}', which has an effect not "
+                                    "tied to a value")
 
-        accesses.sort(key=lambda a: a.key)
+        accesses.sort(key=_KEY)
         owner = root.op if isinstance(root, OpResult) else None
-        defined_at = self._index.get(id(owner), -1) if owner is not None else -1
+        defined_at = index.get(id(owner), -1) if owner is not None else -1
         return BufferInfo(
             root,
             tuple(accesses),

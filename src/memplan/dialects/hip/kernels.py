@@ -58,6 +58,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.traits import MemoryEffectKind
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -474,6 +475,21 @@ KERNELS: tuple[KernelSpec, ...] = (
 # ----------------------------------------------------------------- the family
 
 
+@dataclass(frozen=True)
+class _KernelEffects(OperandEffects):
+    """Reads of the memref operands of `ins` and the keyword groups, writes of those
+    of `outs`: the accessors' effects, from one slicing of the operand list (the
+    memory analyses ask every kernel, and each accessor slices it again)."""
+
+    def pairs(self, op: Operation) -> list[tuple[MemoryEffectKind, SSAValue]]:
+        assert isinstance(op, KernelOp)
+        pairs: list[tuple[MemoryEffectKind, SSAValue]] = []
+        for clause, group in op._operand_groups():  # pyright: ignore[reportPrivateUsage]
+            kind = MemoryEffectKind.WRITE if clause == "outs" else MemoryEffectKind.READ
+            pairs += [(kind, v) for v in group if is_buffer(v)]
+        return pairs
+
+
 class KernelOp(IRDLOperation):
     """The shared definition of every hip kernel op (destination-passing style).
 
@@ -489,7 +505,7 @@ class KernelOp(IRDLOperation):
 
     traits = traits_def(
         StreamExecution(0),
-        OperandEffects(reads=buffer_operands_named("ins"), writes=buffer_operands_named("outs")),
+        _KernelEffects(reads=buffer_operands_named("ins"), writes=buffer_operands_named("outs")),
         # The family's checks and every row's `check` read types, group sizes
         # and attributes only.
         SignatureVerifier(),
