@@ -739,9 +739,13 @@ def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
     return get
 
 
+_BUFFER_TYPES = (MemRefType, UnrankedMemRefType)
+"""(a tuple built once: `A | B` builds a union on every call)"""
+
+
 def is_buffer(value: SSAValue) -> bool:
     """Whether the value is memory (a memref) rather than a tensor or a scalar."""
-    return isinstance(value.type, MemRefType | UnrankedMemRefType)
+    return isinstance(value.type, _BUFFER_TYPES)
 
 
 def buffer_operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:

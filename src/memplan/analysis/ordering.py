@@ -186,16 +186,33 @@ class Timing:
     @staticmethod
     def of(accesses: Iterable[Access]) -> Timing:
         first_host, last_host = NEVER, -1
-        first_device: dict[SSAValue, int] = {}
-        last_device: dict[SSAValue, int] = {}
+        # [stream, first, last] per stream, found by identity (a block has one
+        # stream or few, and an SSAValue hashes in Python)
+        streams: list[list] = []
         for access in accesses:
             k, s = access.key, access.stream
             if s is None:
-                first_host, last_host = min(first_host, k), max(last_host, k)
+                if k < first_host:
+                    first_host = k
+                if k > last_host:
+                    last_host = k
+                continue
+            for entry in streams:
+                if entry[0] is s:
+                    break
             else:
-                first_device[s] = min(first_device.get(s, NEVER), k)
-                last_device[s] = max(last_device.get(s, -1), k)
-        return Timing(first_host, last_host, first_device, last_device)
+                entry = [s, NEVER, -1]
+                streams.append(entry)
+            if k < entry[1]:
+                entry[1] = k
+            if k > entry[2]:
+                entry[2] = k
+        return Timing(
+            first_host,
+            last_host,
+            {s: first for s, first, _ in streams},
+            {s: last for s, _, last in streams},
+        )
 
 
 @dataclass(frozen=True)
@@ -400,16 +417,20 @@ class BlockOrdering:
             facts = (user, _OUTLINED, (None, *outlined_streams(user)))
         else:
             effects = effect_pairs(user)
+            bits: dict[int, int] | None = {}
             if effects is None:
                 facts = (user, _UNKNOWN)
-            elif any(v is None and k is not MemoryEffectKind.ALLOC for k, v in effects):
-                facts = (user, _UNTIED)
             else:
-                bits: dict[int, int] = {}
                 for k, v in effects:
+                    if v is None and k is not MemoryEffectKind.ALLOC:
+                        bits = None
+                        break
                     key = id(v)
                     bits[key] = bits.get(key, 0) | _KIND_BITS.get(id(k), _OTHER)
-                facts = (user, _EFFECTS, bits, stream_of(user), effects)
+                if bits is None:
+                    facts = (user, _UNTIED)
+                else:
+                    facts = (user, _EFFECTS, bits, stream_of(user), effects)
         self._effects[id(user)] = facts
         return facts
 
