@@ -258,13 +258,20 @@ _KIND_BITS = {
 _KEY = operator.attrgetter("key")
 
 
-def plannable_roots(block: Block) -> list[SSAValue]:
-    """The results of the block's ops that are `PlannableAllocation`s, in order."""
-    return [
-        op.results[0]
-        for op in block.ops
-        if op.results and plannable_allocation(op) is not None
-    ]
+def plannable_roots(block: Block | BlockOrdering) -> list[SSAValue]:
+    """The results of the block's ops that are `PlannableAllocation`s, in order
+    (from a `BlockOrdering`'s list of the ops when given one, rather than another
+    walk of the block)."""
+    ops = block.ops if isinstance(block, BlockOrdering) else [op for op in block.ops]
+    models: dict[type, object] = {}  # the model of each op class, asked once
+    roots: list[SSAValue] = []
+    for op in ops:
+        model = models.get(type(op), models)
+        if model is models:
+            model = models[type(op)] = plannable_allocation(op)
+        if model is not None and op.results:
+            roots.append(op.results[0])
+    return roots
 
 
 def _adjacency(
@@ -312,15 +319,20 @@ class BlockOrdering:
 
     def __init__(self, block: Block):
         self.block = block
-        self.ops: list[Operation] = list(block.ops)
+        # (a comprehension: `list` asks the block's length first, a second walk)
+        self.ops: list[Operation] = [op for op in block.ops]
         # Keyed by id: xDSL hashes ops and values in Python (`__hash__` returns
         # `id(self)`), which costs a call per lookup; the block keeps its ops alive.
         self._index = {id(op): i for i, op in enumerate(self.ops)}
         self._syncs: dict[object, list[int]] = {}
         self._sync_ops: list[Operation] = []
+        waits: dict[type, object] = {}  # the model of each op class, asked once
         for i, op in enumerate(self.ops):
-            if get_interface(op, StreamSynchronization) is None:
-                continue  # (the cheap test first: most ops do not wait)
+            model = waits.get(type(op), waits)
+            if model is waits:
+                model = waits[type(op)] = get_interface(op, StreamSynchronization)
+            if model is None:
+                continue  # (most ops do not wait)
             for key, stream in (
                 (2 * i, synchronized_stream(op)),
                 (2 * i + 2, synchronized_stream(op, after_accesses=True)),
@@ -328,7 +340,8 @@ class BlockOrdering:
                 if stream is not None:
                     self._syncs.setdefault(stream, []).append(key)
                     self._sync_ops.append(op)
-        self._infos: dict[SSAValue, BufferInfo] = {}
+        self._infos: dict[int, BufferInfo] = {}
+        """By the root's id (the info keeps the root alive)."""
         self._effects: dict[int, tuple] = {}
         """Each user's `_facts` by id (the entry keeps the user alive, so its id is
         not reused), asked once: a kernel is a user of every buffer it touches."""
@@ -378,9 +391,9 @@ class BlockOrdering:
     # ------------------------------------------------------------- buffers
 
     def info(self, root: SSAValue) -> BufferInfo:
-        cached = self._infos.get(root)
+        cached = self._infos.get(id(root))
         if cached is None:
-            cached = self._infos[root] = self._collect(root)
+            cached = self._infos[id(root)] = self._collect(root)
         return cached
 
     def forget_effects(self) -> None:
@@ -595,45 +608,54 @@ class BlockOrdering:
         n = len(infos)
         sources: list[np.ndarray] = []
         targets: list[np.ndarray] = []
-        everyone = np.arange(n, dtype=np.int64)
+        live: list[int] = []
+        returned_list: list[int] = []
         for i, info in enumerate(infos):
-            if info.escapes:
+            if info.escape is not None:
                 sources.append(np.full(n, i, dtype=np.int64))
-                targets.append(everyone)
+                targets.append(np.arange(n, dtype=np.int64))
+            else:
+                live.append(i)
+            if info.returned_by is not None:
+                returned_list.append(i)
         # Returned buffers all live past the end of the block, accessed or not.
-        returned = np.array(
-            [i for i, info in enumerate(infos) if info.returned_by is not None], dtype=np.int64
-        )
+        returned = np.array(returned_list, dtype=np.int64)
         if len(returned) > 1:
             sources.append(np.repeat(returned, len(returned)))
             targets.append(np.tile(returned, len(returned)))
-        live = [i for i, info in enumerate(infos) if not info.escapes]
-        order = sorted(live, key=lambda i: (infos[i].timing.first, i))
-        streams: dict[SSAValue, None] = {}
+        timings = [info.timing for info in infos]
+        firsts = [NEVER] * n
+        streams: list[SSAValue] = []  # (by identity: an SSAValue hashes in Python)
         for i in live:
-            streams.update(dict.fromkeys(infos[i].timing.first_device))
+            timing = timings[i]
+            firsts[i] = timing.first
+            for stream in timing.first_device:
+                if not any(stream is s for s in streams):
+                    streams.append(stream)
+        order = sorted(live, key=firsts.__getitem__)  # (stable: program order on ties)
         owners: list[int] = []
         chunks: list[list[int]] = []
+        bisect_left, bisect_right = bisect.bisect_left, bisect.bisect_right
         for place in (None, *streams):
             ends: list[int] = []  # sorted; `members[k]` ends at `ends[k]`
             members: list[int] = []
             for j in order:
-                timing = infos[j].timing
-                passed = bisect.bisect_left(ends, timing.first)
+                timing = timings[j]
+                passed = bisect_left(ends, firsts[j])
                 if passed:
                     del ends[:passed], members[:passed]
                 first_here = (
                     timing.first_host if place is None
                     else timing.first_device.get(place, NEVER)
                 )
-                if first_here != NEVER:
-                    reached = members[bisect.bisect_left(ends, first_here):]
+                if first_here != NEVER and members:
+                    reached = members[bisect_left(ends, first_here):]
                     if reached:
                         owners.append(j)
                         chunks.append(reached)
                 end = NEVER if infos[j].returned_by is not None else self.end(timing, place)
                 if end >= 0:
-                    k = bisect.bisect_right(ends, end)
+                    k = bisect_right(ends, end)
                     ends.insert(k, end)
                     members.insert(k, j)
         if chunks:

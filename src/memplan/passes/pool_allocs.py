@@ -636,11 +636,15 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         position = ordering.index(op)
         assert position is not None
         if isinstance(t.layout, NoneAttr):
-            sizes = tuple(allocation.dynamic_sizes(op))
             factor = width
+            dynamic = False
             for d in t.get_shape():
                 if d != DYNAMIC_INDEX:
                     factor *= d
+                else:
+                    dynamic = True
+            # (one size operand per dynamic dimension: none to ask a static one for)
+            sizes = tuple(allocation.dynamic_sizes(op)) if dynamic else ()
             return _Candidate(root, op, info, position, factor, sizes, alignment, t)
         span_type, _, _ = _strided_span(t)  # type: ignore[misc]
         return _Candidate(
@@ -670,13 +674,13 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
     # ------------------------------------------------------------- planning
 
     def _pool(self, function: Operation, block: Block) -> dict[str, Attribute] | None:
-        roots = [r for r in plannable_roots(block) if r.uses]
+        ordering = BlockOrdering(block)
+        roots = [r for r in plannable_roots(ordering) if r.uses]
         if not roots:
             return None
-        # The planner's numpy, imported before the analysis rather than among its
-        # short-lived objects: a 20k-op decoder's peak RSS is 6 MiB lower so.
+        # The planner's numpy, imported before the buffers are analysed rather than
+        # among their short-lived objects: a 20k-op decoder's peak RSS is 6 MiB lower so.
         load_numpy()
-        ordering = BlockOrdering(block)
         candidates = [c for r in roots if (c := self._candidate(ordering, r)) is not None]
         ordering.forget_effects()
         if not candidates:
