@@ -231,18 +231,37 @@ def effect_pairs(op: Operation) -> list[EffectPair] | None:
     unknown), for an analysis that asks every op of a block and needs no set: an
     `OperandEffects` model lists its pairs without building and hashing an
     `EffectInstance` for each."""
-    traits = _effect_models(op)
-    if not traits:
+    cls = type(op)
+    own = cls.traits.traits
+    known = _BY_CLASS.get((cls, effect_pairs))
+    if known is not None and known[0] is own:
+        getters: tuple[Callable[[Operation], list[EffectPair] | None], ...] = known[1]  # type: ignore[assignment]
+    else:
+        getters = tuple(
+            t.pairs if isinstance(t, OperandEffects) else _pairs_of(t)
+            for t in _effect_models(op)
+        )
+        _BY_CLASS[(cls, effect_pairs)] = (own, getters)
+    if not getters:
         return None
+    if len(getters) == 1:
+        return getters[0](op)
     pairs: list[EffectPair] = []
-    for trait in traits:
-        if isinstance(trait, OperandEffects):
-            pairs += trait.pairs(op)
-            continue
-        got = trait.get_effects(op)
+    for getter in getters:
+        got = getter(op)
         if got is None:
             return None
-        pairs += [(e.kind, e.value) for e in got]
+        pairs += got
+    return pairs
+
+
+def _pairs_of(model: MemoryEffect) -> Callable[[Operation], list[EffectPair] | None]:
+    """`effect_pairs` for a model that only builds `EffectInstance`s."""
+
+    def pairs(op: Operation) -> list[EffectPair] | None:
+        got = model.get_effects(op)
+        return None if got is None else [(e.kind, e.value) for e in got]
+
     return pairs
 
 
@@ -739,13 +758,18 @@ def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
     return get
 
 
-_BUFFER_TYPES = (MemRefType, UnrankedMemRefType)
-"""(a tuple built once: `A | B` builds a union on every call)"""
+_BUFFER_CLASSES: dict[type, bool] = {}
+"""Whether each attribute class is a memref type, asked once (`isinstance` of an
+xDSL type goes through `ABCMeta.__instancecheck__`; a kernel asks it per operand)."""
 
 
 def is_buffer(value: SSAValue) -> bool:
     """Whether the value is memory (a memref) rather than a tensor or a scalar."""
-    return isinstance(value.type, _BUFFER_TYPES)
+    cls = type(value.type)
+    known = _BUFFER_CLASSES.get(cls)
+    if known is None:
+        known = _BUFFER_CLASSES[cls] = issubclass(cls, (MemRefType, UnrankedMemRefType))
+    return known
 
 
 def buffer_operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:

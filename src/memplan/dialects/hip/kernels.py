@@ -208,6 +208,11 @@ class KernelSpec:
         """(kept: each kernel's memory effects ask for it)"""
         return tuple(o.clause for o in self.operands if o.clause not in ("ins", "outs"))
 
+    @cached_property
+    def single_operands(self) -> int:
+        """How many data operands are exactly one value (asked per kernel sliced)."""
+        return sum(1 for o in self.operands if o.arity == "one")
+
     def with_defaults(self, properties: Mapping[str, Attribute]) -> dict[str, Attribute]:
         merged = _defaults(self) | dict(properties)
         segments = merged.pop("operandSegmentSizes", None)
@@ -482,9 +487,9 @@ class _KernelEffects(OperandEffects):
     memory analyses ask every kernel, and each accessor slices it again)."""
 
     def pairs(self, op: Operation) -> list[tuple[MemoryEffectKind, SSAValue]]:
-        assert isinstance(op, KernelOp)
+        # (a kernel's own model: `op` is a KernelOp, whose isinstance is an ABC's)
         pairs: list[tuple[MemoryEffectKind, SSAValue]] = []
-        for clause, group in op._operand_groups():  # pyright: ignore[reportPrivateUsage]
+        for clause, group in op._operand_groups():  # type: ignore[attr-defined]
             kind = MemoryEffectKind.WRITE if clause == "outs" else MemoryEffectKind.READ
             pairs += [(kind, v) for v in group if is_buffer(v)]
         return pairs
@@ -563,10 +568,10 @@ class KernelOp(IRDLOperation):
         plain tuple: xDSL's operand sequence rebuilds its own type per slice."""
         operands = tuple(self._operands)  # pyright: ignore[reportPrivateUsage]
         segments = self.properties.get("operandSegmentSizes")
-        if isinstance(segments, DenseArrayBase):
+        if segments is not None and isinstance(segments, DenseArrayBase):
             sizes = segments.get_values()[1:]
         else:  # at most one group is optional or variadic: it takes the rest
-            rest = len(operands) - 1 - sum(1 for o in self.SPEC.operands if o.arity == "one")
+            rest = len(operands) - 1 - self.SPEC.single_operands
             sizes = [1 if o.arity == "one" else rest for o in self.SPEC.operands]
         groups: list[tuple[str, Sequence[SSAValue]]] = []
         start = 1
