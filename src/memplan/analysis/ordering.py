@@ -85,14 +85,13 @@ from memplan.diagnostics import location_of
 from memplan.interfaces import (
     ALL_STREAMS,
     MemoryEffectKind,
+    OutlinedBodies,
+    StreamExecution,
     StreamSynchronization,
     captures_no_address,
-    get_interface,
     effect_pairs,
-    outlined_bodies,
-    outlined_streams,
+    get_interface,
     plannable_allocation,
-    stream_of,
     synchronized_stream,
 )
 
@@ -347,17 +346,24 @@ class BlockOrdering:
         not reused), asked once: a kernel is a user of every buffer it touches."""
         self._places: dict[int, tuple[Operation, int | Escape]] = {}
         """`_place` of each user nested in an op of the block (or outside it)."""
-        self._terminators: dict[type[Operation], bool] = {}
+        self._classes: dict[type[Operation], tuple] = {}
+        """`_models` of each op class met."""
 
-    def _is_terminator(self, op: Operation) -> bool:
-        """Whether `op`'s class is a terminator, asked once per class (xDSL scans the
-        class's traits on each `has_trait`). An unregistered op answers every
-        `has_trait` with True: it is no return, but an op whose effects are
-        unknown."""
+    def _models(
+        self, op: Operation
+    ) -> tuple[bool, OutlinedBodies | None, StreamExecution | None]:
+        """Whether `op`'s class is a terminator, and its `OutlinedBodies` and
+        `StreamExecution` models, asked once per class (xDSL scans the class's
+        traits on each `has_trait`). An unregistered op answers every `has_trait`
+        with True: it is no return, but an op whose effects are unknown."""
         cls = type(op)
-        known = self._terminators.get(cls)
+        known = self._classes.get(cls)
         if known is None:
-            known = self._terminators[cls] = op.has_trait(IsTerminator, value_if_unregistered=False)
+            known = self._classes[cls] = (
+                op.has_trait(IsTerminator, value_if_unregistered=False),
+                get_interface(op, OutlinedBodies),
+                get_interface(op, StreamExecution),
+            )
         return known
 
     # ------------------------------------------------------------- positions
@@ -422,12 +428,13 @@ class BlockOrdering:
         categories tested in the order `_collect` documents; for `_EFFECTS`, the
         effect bits per value (by id; the tuple keeps the effects and so their
         values alive) and the stream."""
-        if self._is_terminator(user):
+        terminator, outlined, stream_model = self._models(user)
+        if terminator:
             facts: tuple = (user, _RETURN if user.parent_block() is self.block else _YIELD)
         elif user.regions:
             facts = (user, _REGIONS)
-        elif outlined_bodies(user):
-            facts = (user, _OUTLINED, (None, *outlined_streams(user)))
+        elif outlined is not None and outlined.callees(user):
+            facts = (user, _OUTLINED, (None, *outlined.streams(user)))
         else:
             effects = effect_pairs(user)
             bits: dict[int, int] | None = {}
@@ -443,7 +450,8 @@ class BlockOrdering:
                 if bits is None:
                     facts = (user, _UNTIED)
                 else:
-                    facts = (user, _EFFECTS, bits, stream_of(user), effects)
+                    stream = None if stream_model is None else stream_model.stream(user)
+                    facts = (user, _EFFECTS, bits, stream, effects)
         self._effects[id(user)] = facts
         return facts
 
