@@ -68,6 +68,7 @@ __all__ = [
     "host_inline_regions",
     "is_runtime_context",
     "memory_effects",
+    "effect_pairs",
     "outlined_bodies",
     "outlined_streams",
     "plannable_allocation",
@@ -192,13 +193,25 @@ def _memory_effect_traits(op: Operation) -> tuple[MemoryEffect, ...]:
     return external or tuple(op.get_traits_of_type(MemoryEffect))
 
 
+def _effect_models(op: Operation) -> tuple[MemoryEffect, ...]:
+    """`_memory_effect_traits` of `op`'s class, found once (`_by_class` written out,
+    as in `get_interface`: asked of every user of every buffer)."""
+    cls = type(op)
+    own = cls.traits.traits
+    known = _BY_CLASS.get((cls, memory_effects))
+    if known is not None and known[0] is own:
+        return known[1]  # type: ignore[return-value]
+    traits = _memory_effect_traits(op)
+    _BY_CLASS[(cls, memory_effects)] = (own, traits)
+    return traits
+
+
 def memory_effects(op: Operation) -> Set[EffectInstance] | None:
     """The op's memory effects, tied to values where the op's model says so.
 
     None means unknown: the op may do anything to any memory it can reach.
     """
-    traits: tuple[MemoryEffect, ...] = _by_class(  # type: ignore[assignment]
-        op, (memory_effects,), lambda: _memory_effect_traits(op))
+    traits = _effect_models(op)
     if not traits:
         return None
     effects: set[EffectInstance] = set()
@@ -208,6 +221,48 @@ def memory_effects(op: Operation) -> Set[EffectInstance] | None:
             return None
         effects.update(got)
     return effects
+
+
+EffectPair = tuple[MemoryEffectKind, "SSAValue | SymbolRefAttr | None"]
+
+
+def effect_pairs(op: Operation) -> list[EffectPair] | None:
+    """`memory_effects(op)` as `(kind, value)` pairs, perhaps repeated (None:
+    unknown), for an analysis that asks every op of a block and needs no set: an
+    `OperandEffects` model lists its pairs without building and hashing an
+    `EffectInstance` for each."""
+    cls = type(op)
+    own = cls.traits.traits
+    known = _BY_CLASS.get((cls, effect_pairs))
+    if known is not None and known[0] is own:
+        getters: tuple[Callable[[Operation], list[EffectPair] | None], ...] = known[1]  # type: ignore[assignment]
+    else:
+        getters = tuple(
+            t.pairs if isinstance(t, OperandEffects) else _pairs_of(t)
+            for t in _effect_models(op)
+        )
+        _BY_CLASS[(cls, effect_pairs)] = (own, getters)
+    if not getters:
+        return None
+    if len(getters) == 1:
+        return getters[0](op)
+    pairs: list[EffectPair] = []
+    for getter in getters:
+        got = getter(op)
+        if got is None:
+            return None
+        pairs += got
+    return pairs
+
+
+def _pairs_of(model: MemoryEffect) -> Callable[[Operation], list[EffectPair] | None]:
+    """`effect_pairs` for a model that only builds `EffectInstance`s."""
+
+    def pairs(op: Operation) -> list[EffectPair] | None:
+        got = model.get_effects(op)
+        return None if got is None else [(e.kind, e.value) for e in got]
+
+    return pairs
 
 
 @dataclass(frozen=True)
@@ -665,7 +720,12 @@ class OperandEffects(MemoryEffect):
     frees: Callable[[Operation], tuple[SSAValue, ...]] | None = None
 
     def get_effects(self, op: Operation) -> Set[EffectInstance]:  # type: ignore[override]
-        effects: set[EffectInstance] = set()
+        return {EffectInstance(kind, v) for kind, v in self.pairs(op)}
+
+    def pairs(self, op: Operation) -> list[tuple[MemoryEffectKind, SSAValue]]:
+        """The effects as `(kind, value)` pairs (`effect_pairs`); a subclass that
+        finds its values otherwise overrides this, not `get_effects`."""
+        pairs: list[tuple[MemoryEffectKind, SSAValue]] = []
         for getter, kind in (
             (self.reads, MemoryEffectKind.READ),
             (self.writes, MemoryEffectKind.WRITE),
@@ -673,8 +733,8 @@ class OperandEffects(MemoryEffect):
             (self.frees, MemoryEffectKind.FREE),
         ):
             if getter is not None:
-                effects.update(EffectInstance(kind, v) for v in getter(op))
-        return effects
+                pairs += [(kind, v) for v in getter(op)]
+        return pairs
 
 
 def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
@@ -698,9 +758,18 @@ def operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:
     return get
 
 
+_BUFFER_CLASSES: dict[type, bool] = {}
+"""Whether each attribute class is a memref type, asked once (`isinstance` of an
+xDSL type goes through `ABCMeta.__instancecheck__`; a kernel asks it per operand)."""
+
+
 def is_buffer(value: SSAValue) -> bool:
     """Whether the value is memory (a memref) rather than a tensor or a scalar."""
-    return isinstance(value.type, MemRefType | UnrankedMemRefType)
+    cls = type(value.type)
+    known = _BUFFER_CLASSES.get(cls)
+    if known is None:
+        known = _BUFFER_CLASSES[cls] = issubclass(cls, (MemRefType, UnrankedMemRefType))
+    return known
 
 
 def buffer_operands_named(*names: str) -> Callable[[Operation], tuple[SSAValue, ...]]:

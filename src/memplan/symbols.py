@@ -43,6 +43,11 @@ _WITHOUT_REFS = (IntegerAttr, FloatAttr, DenseArrayBase, StringAttr, UnitAttr, I
 their types): every op has fresh ones (an allocation's alignment, a constant's
 value), which the memo would only store."""
 
+_PLAIN: dict[type, bool] = {}
+"""Whether each attribute class is one of `_WITHOUT_REFS`, asked once per class
+(an `isinstance` of xDSL's attribute classes is an ABC check, asked per attribute
+of every op)."""
+
 
 class SymbolRefScanner:
     """The symbol references nested in attributes, memoized per attribute object
@@ -52,7 +57,11 @@ class SymbolRefScanner:
         self._memo: dict[int, tuple[Attribute, tuple[SymbolRefAttr, ...]]] = {}
 
     def scan(self, attr: Attribute) -> tuple[SymbolRefAttr, ...]:
-        if isinstance(attr, _WITHOUT_REFS):
+        cls = type(attr)
+        plain = _PLAIN.get(cls)
+        if plain is None:
+            plain = _PLAIN[cls] = issubclass(cls, _WITHOUT_REFS)
+        if plain:
             return ()
         found = self._memo.get(id(attr))
         if found is not None:
@@ -77,8 +86,13 @@ class SymbolRefScanner:
 
     def op_refs(self, op: Operation) -> list[SymbolRefAttr]:
         """The references among `op`'s attributes and properties."""
-        return [r for a in (*op.attributes.values(), *op.properties.values())
-                for r in self.scan(a)]
+        found: list[SymbolRefAttr] = []
+        for attributes in (op.attributes, op.properties):
+            for attr in attributes.values():
+                refs = self.scan(attr)
+                if refs:
+                    found += refs
+        return found
 
 
 def symbol_refs(op: Operation, scanner: SymbolRefScanner | None = None) -> list[SymbolRefAttr]:

@@ -77,19 +77,20 @@ class AliasUse(NamedTuple):
 def alias_uses(root: SSAValue) -> Iterator[AliasUse]:
     """Every use of `root` and of the views reachable from it, depth-first."""
     pending = [root]
-    seen: set[SSAValue] = {root}
+    seen = {id(root)}  # (the values stay alive in the IR; an SSAValue hashes in Python)
     while pending:
         value = pending.pop()
         for use in tuple(value.uses):
             user = use.operation
+            index = use.index
             # `view_of` without building the source: only the operand index counts.
             trait = get_interface(user, ViewLike)
-            is_view = trait is not None and trait.source_index == use.index and bool(user.results)
-            yield AliasUse(user, value, use.index, is_view)
+            is_view = trait is not None and trait.source_index == index and bool(user.results)
+            yield AliasUse(user, value, index, is_view)
             if is_view:
                 alias = user.results[0]
-                if alias not in seen:
-                    seen.add(alias)
+                if id(alias) not in seen:
+                    seen.add(id(alias))
                     pending.append(alias)
 
 

@@ -67,8 +67,9 @@ from __future__ import annotations
 import bisect
 import enum
 import itertools
+import operator
 import sys
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -83,16 +84,14 @@ from memplan.analysis.regions import deferring_ancestor
 from memplan.diagnostics import location_of
 from memplan.interfaces import (
     ALL_STREAMS,
-    EffectInstance,
     MemoryEffectKind,
+    OutlinedBodies,
+    StreamExecution,
     StreamSynchronization,
     captures_no_address,
+    effect_pairs,
     get_interface,
-    memory_effects,
-    outlined_bodies,
-    outlined_streams,
     plannable_allocation,
-    stream_of,
     synchronized_stream,
 )
 
@@ -186,16 +185,33 @@ class Timing:
     @staticmethod
     def of(accesses: Iterable[Access]) -> Timing:
         first_host, last_host = NEVER, -1
-        first_device: dict[SSAValue, int] = {}
-        last_device: dict[SSAValue, int] = {}
+        # [stream, first, last] per stream, found by identity (a block has one
+        # stream or few, and an SSAValue hashes in Python)
+        streams: list[list] = []
         for access in accesses:
             k, s = access.key, access.stream
             if s is None:
-                first_host, last_host = min(first_host, k), max(last_host, k)
+                if k < first_host:
+                    first_host = k
+                if k > last_host:
+                    last_host = k
+                continue
+            for entry in streams:
+                if entry[0] is s:
+                    break
             else:
-                first_device[s] = min(first_device.get(s, NEVER), k)
-                last_device[s] = max(last_device.get(s, -1), k)
-        return Timing(first_host, last_host, first_device, last_device)
+                entry = [s, NEVER, -1]
+                streams.append(entry)
+            if k < entry[1]:
+                entry[1] = k
+            if k > entry[2]:
+                entry[2] = k
+        return Timing(
+            first_host,
+            last_host,
+            {s: first for s, first, _ in streams},
+            {s: last for s, _, last in streams},
+        )
 
 
 @dataclass(frozen=True)
@@ -225,13 +241,36 @@ class BufferInfo:
         return any(a.stream is None for a in self.accesses)
 
 
-def plannable_roots(block: Block) -> list[SSAValue]:
-    """The results of the block's ops that are `PlannableAllocation`s, in order."""
-    return [
-        op.results[0]
-        for op in block.ops
-        if op.results and plannable_allocation(op) is not None
-    ]
+# What `BlockOrdering._facts` finds a user to be, in the order it asks.
+_RETURN, _YIELD, _REGIONS, _OUTLINED, _UNKNOWN, _UNTIED, _EFFECTS = (
+    "return", "yield", "regions", "outlined", "unknown", "untied", "effects")
+
+# Effect kinds as bits, by the kind's id (an enum member hashes in Python).
+_READ, _WRITE, _FREE, _ALLOC, _OTHER = 1, 2, 4, 8, 16
+_KIND_BITS = {
+    id(MemoryEffectKind.READ): _READ,
+    id(MemoryEffectKind.WRITE): _WRITE,
+    id(MemoryEffectKind.FREE): _FREE,
+    id(MemoryEffectKind.ALLOC): _ALLOC,
+}
+
+_KEY = operator.attrgetter("key")
+
+
+def plannable_roots(block: Block | BlockOrdering) -> list[SSAValue]:
+    """The results of the block's ops that are `PlannableAllocation`s, in order
+    (from a `BlockOrdering`'s list of the ops when given one, rather than another
+    walk of the block)."""
+    ops = block.ops if isinstance(block, BlockOrdering) else [op for op in block.ops]
+    models: dict[type, object] = {}  # the model of each op class, asked once
+    roots: list[SSAValue] = []
+    for op in ops:
+        model = models.get(type(op), models)
+        if model is models:
+            model = models[type(op)] = plannable_allocation(op)
+        if model is not None and op.results:
+            roots.append(op.results[0])
+    return roots
 
 
 def _adjacency(
@@ -259,7 +298,7 @@ def _may_return_alias(op: Operation) -> bool:
     return any(isinstance(r.type, MemRefType | UnrankedMemRefType) for r in op.results)
 
 
-def _capture_reason(op: Operation, effects: Set[EffectInstance]) -> str:
+def _capture_reason(op: Operation, effects: Sized) -> str:
     """Why a use with no effect tied to the buffer escapes: the op may keep or pass
     on the address (`NoAddressCapture` says it does not)."""
     if effects:
@@ -279,15 +318,20 @@ class BlockOrdering:
 
     def __init__(self, block: Block):
         self.block = block
-        self.ops: list[Operation] = list(block.ops)
+        # (a comprehension: `list` asks the block's length first, a second walk)
+        self.ops: list[Operation] = [op for op in block.ops]
         # Keyed by id: xDSL hashes ops and values in Python (`__hash__` returns
         # `id(self)`), which costs a call per lookup; the block keeps its ops alive.
         self._index = {id(op): i for i, op in enumerate(self.ops)}
         self._syncs: dict[object, list[int]] = {}
         self._sync_ops: list[Operation] = []
+        waits: dict[type, object] = {}  # the model of each op class, asked once
         for i, op in enumerate(self.ops):
-            if get_interface(op, StreamSynchronization) is None:
-                continue  # (the cheap test first: most ops do not wait)
+            model = waits.get(type(op), waits)
+            if model is waits:
+                model = waits[type(op)] = get_interface(op, StreamSynchronization)
+            if model is None:
+                continue  # (most ops do not wait)
             for key, stream in (
                 (2 * i, synchronized_stream(op)),
                 (2 * i + 2, synchronized_stream(op, after_accesses=True)),
@@ -295,22 +339,31 @@ class BlockOrdering:
                 if stream is not None:
                     self._syncs.setdefault(stream, []).append(key)
                     self._sync_ops.append(op)
-        self._infos: dict[SSAValue, BufferInfo] = {}
-        self._effects: dict[int, tuple[Operation, Set[EffectInstance] | None, bool]] = {}
-        """Each user's effects (by id; the entry keeps the user alive, so its id is
-        not reused) and whether one is on no value and no allocation, asked once: a
-        kernel is a user of every buffer it touches."""
-        self._terminators: dict[type[Operation], bool] = {}
+        self._infos: dict[int, BufferInfo] = {}
+        """By the root's id (the info keeps the root alive)."""
+        self._effects: dict[int, tuple] = {}
+        """Each user's `_facts` by id (the entry keeps the user alive, so its id is
+        not reused), asked once: a kernel is a user of every buffer it touches."""
+        self._places: dict[int, tuple[Operation, int | Escape]] = {}
+        """`_place` of each user nested in an op of the block (or outside it)."""
+        self._classes: dict[type[Operation], tuple] = {}
+        """`_models` of each op class met."""
 
-    def _is_terminator(self, op: Operation) -> bool:
-        """Whether `op`'s class is a terminator, asked once per class (xDSL scans the
-        class's traits on each `has_trait`). An unregistered op answers every
-        `has_trait` with True: it is no return, but an op whose effects are
-        unknown."""
+    def _models(
+        self, op: Operation
+    ) -> tuple[bool, OutlinedBodies | None, StreamExecution | None]:
+        """Whether `op`'s class is a terminator, and its `OutlinedBodies` and
+        `StreamExecution` models, asked once per class (xDSL scans the class's
+        traits on each `has_trait`). An unregistered op answers every `has_trait`
+        with True: it is no return, but an op whose effects are unknown."""
         cls = type(op)
-        known = self._terminators.get(cls)
+        known = self._classes.get(cls)
         if known is None:
-            known = self._terminators[cls] = op.has_trait(IsTerminator, value_if_unregistered=False)
+            known = self._classes[cls] = (
+                op.has_trait(IsTerminator, value_if_unregistered=False),
+                get_interface(op, OutlinedBodies),
+                get_interface(op, StreamExecution),
+            )
         return known
 
     # ------------------------------------------------------------- positions
@@ -344,9 +397,9 @@ class BlockOrdering:
     # ------------------------------------------------------------- buffers
 
     def info(self, root: SSAValue) -> BufferInfo:
-        cached = self._infos.get(root)
+        cached = self._infos.get(id(root))
         if cached is None:
-            cached = self._infos[root] = self._collect(root)
+            cached = self._infos[id(root)] = self._collect(root)
         return cached
 
     def forget_effects(self) -> None:
@@ -354,97 +407,146 @@ class BlockOrdering:
         every `info` it asks for (a 20k-op decoder's memo holds 2.5 MiB of effect
         sets while the pass goes on to rewrite the block)."""
         self._effects.clear()
+        self._places.clear()
+
+    def _place(self, user: Operation) -> int | Escape:
+        """The index of the op of the block where a use by `user`, which is not
+        directly in the block, counts; or why it escapes: `user` is outside the
+        block, or inside an op that may run its regions later or elsewhere."""
+        i = self.index(user)
+        if i is None:
+            return Escape(user, f"used by '{op_name(user)}' outside its block")
+        deferred = deferring_ancestor(user, self.block)
+        if deferred is not None:
+            return Escape(deferred, f"used inside '{op_name(deferred)}', which does not "
+                          "declare that it runs its regions inline on the host")
+        return i
+
+    def _facts(self, user: Operation) -> tuple:
+        """What `user` does with the buffers it takes, asked of the op once (a
+        kernel is a user of every buffer it touches): `(user, category, ...)`, the
+        categories tested in the order `_collect` documents; for `_EFFECTS`, the
+        effect bits per value (by id; the tuple keeps the effects and so their
+        values alive) and the stream."""
+        terminator, outlined, stream_model = self._models(user)
+        if terminator:
+            facts: tuple = (user, _RETURN if user.parent_block() is self.block else _YIELD)
+        elif user.regions:
+            facts = (user, _REGIONS)
+        elif outlined is not None and outlined.callees(user):
+            facts = (user, _OUTLINED, (None, *outlined.streams(user)))
+        else:
+            effects = effect_pairs(user)
+            bits: dict[int, int] | None = {}
+            if effects is None:
+                facts = (user, _UNKNOWN)
+            else:
+                for k, v in effects:
+                    if v is None and k is not MemoryEffectKind.ALLOC:
+                        bits = None
+                        break
+                    key = id(v)
+                    bits[key] = bits.get(key, 0) | _KIND_BITS.get(id(k), _OTHER)
+                if bits is None:
+                    facts = (user, _UNTIED)
+                else:
+                    stream = None if stream_model is None else stream_model.stream(user)
+                    facts = (user, _EFFECTS, bits, stream, effects)
+        self._effects[id(user)] = facts
+        return facts
 
     def _collect(self, root: SSAValue) -> BufferInfo:
+        """One pass over the uses of `root` and its views; for each use, in order:
+        a user outside the block or deferred escapes; a view extends the live range;
+        a terminator returns it (or yields it out of a region: escapes); an op with
+        regions escapes; outlined bodies read and write it; unknown or untied
+        effects escape; a free is recorded (escapes with other effects); an
+        allocation escapes; no effect tied to it escapes unless the op declares it
+        takes no address; else its reads and writes are accesses. The first escape
+        found is the reason."""
         accesses: list[Access] = []
         frees: list[tuple[Operation, int]] = []
         escape: Escape | None = None
         returned_by: Operation | None = None
         last_use = -1
-
-        def escapes(op: Operation, reason: str) -> None:
-            nonlocal escape
-            if escape is None:
-                escape = Escape(op, reason)
-
         index = self._index
         memo = self._effects
-        for use in alias_uses(root):
-            user = use.user
+        ops = self.ops
+        for user, value, operand_index, is_view in alias_uses(root):
             i = index.get(id(user))
             if i is None:  # nested in an op of the block, or elsewhere
-                i = self.index(user)
-                if i is None:
-                    escapes(user, f"used by '{op_name(user)}' outside its block")
+                known = self._places.get(id(user))
+                if known is None:
+                    known = self._places[id(user)] = (user, self._place(user))
+                i = known[1]
+                if not isinstance(i, int):
+                    if escape is None:
+                        escape = i
                     continue
-                deferred = deferring_ancestor(user, self.block)
-                if deferred is not None:
-                    escapes(deferred, f"used inside '{op_name(deferred)}', which does not "
-                            "declare that it runs its regions inline on the host")
-                    continue
-            if use.is_view:
-                last_use = max(last_use, i)
+            if is_view:
+                if i > last_use:
+                    last_use = i
                 continue
-            if self._is_terminator(user):
-                last_use = max(last_use, i)
-                if user.parent_block() is self.block:
+            facts = memo.get(id(user))
+            if facts is None:
+                facts = self._facts(user)
+            category = facts[1]
+            if category is _EFFECTS:
+                kinds = facts[2].get(id(value), 0)
+                if kinds & _FREE:
+                    if kinds != _FREE or user.results:
+                        if escape is None:
+                            escape = Escape(user, f"freed by '{op_name(user)}' together with "
+                                            "other effects")
+                    else:
+                        frees.append((user, operand_index))
+                    continue
+                if i > last_use:
+                    last_use = i
+                if kinds & _ALLOC:
+                    if escape is None:
+                        escape = Escape(user, f"allocated again by '{op_name(user)}'")
+                    continue
+                if not kinds:
+                    if escape is None:
+                        if _may_return_alias(user):
+                            escape = Escape(user, f"'{op_name(user)}' may return an alias of it")
+                        elif not captures_no_address(user):
+                            escape = Escape(user, _capture_reason(user, facts[4]))
+                    continue
+                stream = facts[3]
+                if kinds & _READ:
+                    accesses.append(Access(user, ops[i], 2 * i + 1, AccessKind.READ, stream))
+                if kinds & _WRITE:
+                    accesses.append(Access(user, ops[i], 2 * i + 1, AccessKind.WRITE, stream))
+            elif category is _RETURN or category is _YIELD:
+                if i > last_use:
+                    last_use = i
+                if category is _RETURN:
                     returned_by = user
-                else:
-                    escapes(user, f"yielded out of a nested region by '{op_name(user)}'")
-                continue
-            if user.regions:
-                escapes(user, f"passed into the regions of '{op_name(user)}'")
-                continue
-            if outlined_bodies(user):
+                elif escape is None:
+                    escape = Escape(user, f"yielded out of a nested region by '{op_name(user)}'")
+            elif category is _OUTLINED:
                 # The bodies may read and write it anywhere they can reach: on the
                 # host while the op runs, and on the streams they are handed.
-                last_use = max(last_use, i)
-                for stream in (None, *outlined_streams(user)):
+                if i > last_use:
+                    last_use = i
+                for stream in facts[2]:
                     for access_kind in (AccessKind.READ, AccessKind.WRITE):
-                        accesses.append(Access(user, self.ops[i], 2 * i + 1, access_kind, stream))
-                continue
-            known = memo.get(id(user))
-            if known is None:
-                effects = memory_effects(user)
-                untied = effects is not None and any(
-                    e.value is None and e.kind is not MemoryEffectKind.ALLOC for e in effects
-                )
-                known = memo[id(user)] = (user, effects, untied)
-            _, effects, untied = known
-            if effects is None:
-                escapes(user, f"used by '{op_name(user)}', whose memory effects are unknown")
-                continue
-            if untied:
-                escapes(user, f"used by '{op_name(user)}', which has an effect not tied to a value")
-                continue
-            kinds = {e.kind for e in effects if e.value is use.value}
-            if MemoryEffectKind.FREE in kinds:
-                if kinds != {MemoryEffectKind.FREE} or user.results:
-                    escapes(user, f"freed by '{op_name(user)}' together with other effects")
+                        accesses.append(Access(user, ops[i], 2 * i + 1, access_kind, stream))
+            elif escape is None:
+                if category is _REGIONS:
+                    escape = Escape(user, f"passed into the regions of '{op_name(user)}'")
+                elif category is _UNKNOWN:
+                    escape = Escape(user, f"used by '{op_name(user)}', whose memory effects "
+                                    "are unknown")
                 else:
-                    frees.append((user, use.operand_index))
-                continue
-            last_use = max(last_use, i)
-            if MemoryEffectKind.ALLOC in kinds:
-                escapes(user, f"allocated again by '{op_name(user)}'")
-                continue
-            if not kinds:
-                if _may_return_alias(user):
-                    escapes(user, f"'{op_name(user)}' may return an alias of it")
-                elif not captures_no_address(user):
-                    escapes(user, _capture_reason(user, effects))
-                continue
-            stream = stream_of(user)
-            for kind, access_kind in (
-                (MemoryEffectKind.READ, AccessKind.READ),
-                (MemoryEffectKind.WRITE, AccessKind.WRITE),
-            ):
-                if kind in kinds:
-                    accesses.append(Access(user, self.ops[i], 2 * i + 1, access_kind, stream))
+                    escape = Escape(user, f"used by '{op_name(user)}', which has an effect not "
+                                    "tied to a value")
 
-        accesses.sort(key=lambda a: a.key)
+        accesses.sort(key=_KEY)
         owner = root.op if isinstance(root, OpResult) else None
-        defined_at = self._index.get(id(owner), -1) if owner is not None else -1
+        defined_at = index.get(id(owner), -1) if owner is not None else -1
         return BufferInfo(
             root,
             tuple(accesses),
@@ -514,45 +616,54 @@ class BlockOrdering:
         n = len(infos)
         sources: list[np.ndarray] = []
         targets: list[np.ndarray] = []
-        everyone = np.arange(n, dtype=np.int64)
+        live: list[int] = []
+        returned_list: list[int] = []
         for i, info in enumerate(infos):
-            if info.escapes:
+            if info.escape is not None:
                 sources.append(np.full(n, i, dtype=np.int64))
-                targets.append(everyone)
+                targets.append(np.arange(n, dtype=np.int64))
+            else:
+                live.append(i)
+            if info.returned_by is not None:
+                returned_list.append(i)
         # Returned buffers all live past the end of the block, accessed or not.
-        returned = np.array(
-            [i for i, info in enumerate(infos) if info.returned_by is not None], dtype=np.int64
-        )
+        returned = np.array(returned_list, dtype=np.int64)
         if len(returned) > 1:
             sources.append(np.repeat(returned, len(returned)))
             targets.append(np.tile(returned, len(returned)))
-        live = [i for i, info in enumerate(infos) if not info.escapes]
-        order = sorted(live, key=lambda i: (infos[i].timing.first, i))
-        streams: dict[SSAValue, None] = {}
+        timings = [info.timing for info in infos]
+        firsts = [NEVER] * n
+        streams: list[SSAValue] = []  # (by identity: an SSAValue hashes in Python)
         for i in live:
-            streams.update(dict.fromkeys(infos[i].timing.first_device))
+            timing = timings[i]
+            firsts[i] = timing.first
+            for stream in timing.first_device:
+                if not any(stream is s for s in streams):
+                    streams.append(stream)
+        order = sorted(live, key=firsts.__getitem__)  # (stable: program order on ties)
         owners: list[int] = []
         chunks: list[list[int]] = []
+        bisect_left, bisect_right = bisect.bisect_left, bisect.bisect_right
         for place in (None, *streams):
             ends: list[int] = []  # sorted; `members[k]` ends at `ends[k]`
             members: list[int] = []
             for j in order:
-                timing = infos[j].timing
-                passed = bisect.bisect_left(ends, timing.first)
+                timing = timings[j]
+                passed = bisect_left(ends, firsts[j])
                 if passed:
                     del ends[:passed], members[:passed]
                 first_here = (
                     timing.first_host if place is None
                     else timing.first_device.get(place, NEVER)
                 )
-                if first_here != NEVER:
-                    reached = members[bisect.bisect_left(ends, first_here):]
+                if first_here != NEVER and members:
+                    reached = members[bisect_left(ends, first_here):]
                     if reached:
                         owners.append(j)
                         chunks.append(reached)
                 end = NEVER if infos[j].returned_by is not None else self.end(timing, place)
                 if end >= 0:
-                    k = bisect.bisect_right(ends, end)
+                    k = bisect_right(ends, end)
                     ends.insert(k, end)
                     members.insert(k, j)
         if chunks:

@@ -619,36 +619,35 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
 
     # ------------------------------------------------------------- selection
 
-    def _candidate(self, ordering: BlockOrdering, root: SSAValue) -> _Candidate | None:
+    def _candidate(
+        self, ordering: BlockOrdering, root: SSAValue, types: dict[int, tuple]
+    ) -> _Candidate | None:
+        """`root` as a pool candidate, or None (and a remark) when it stays out.
+        `types`: `_type_facts` of each buffer type met so far, by id (a model's
+        buffers share a few type objects)."""
         op = root.owner
         assert isinstance(op, Operation)
         info = ordering.info(root)
-        reason = self._exclusion(root, info)
+        t = root.type
+        facts = types.get(id(t))
+        if facts is None:
+            facts = types[id(t)] = (t, *self._type_facts(t))
+        _, excluded, factor, dynamic, span_type = facts
+        reason = self._exclusion(info) or excluded
         if reason is not None:
             self._remark(op, f"buffer left out of the pool: {reason}")
             return None
-        t = root.type
-        assert isinstance(t, MemRefType)
-        width = alloc_size(t.element_type)
-        assert width is not None
         allocation = plannable_allocation(op)
         alignment = max(self.alignment, allocation.alignment(op) or 1)
         position = ordering.index(op)
         assert position is not None
-        if isinstance(t.layout, NoneAttr):
-            sizes = tuple(allocation.dynamic_sizes(op))
-            factor = width
-            for d in t.get_shape():
-                if d != DYNAMIC_INDEX:
-                    factor *= d
-            return _Candidate(root, op, info, position, factor, sizes, alignment, t)
-        span_type, _, _ = _strided_span(t)  # type: ignore[misc]
-        return _Candidate(
-            root, op, info, position, width * span_type.element_count(), (), alignment, span_type
-        )
+        # (one size operand per dynamic dimension: none to ask a static one for)
+        sizes = tuple(allocation.dynamic_sizes(op)) if dynamic else ()
+        return _Candidate(root, op, info, position, factor, sizes, alignment, span_type)
 
-    def _exclusion(self, root: SSAValue, info: BufferInfo) -> str | None:
-        """Why `root` may not live in the pool; None when it may."""
+    def _exclusion(self, info: BufferInfo) -> str | None:
+        """Why the buffer of `info` may not live in the pool, as far as its uses
+        tell; None when it may."""
         if info.escape is not None:
             return f"{info.escape}"
         if info.returned_by is not None and not self.pool_returned:
@@ -656,28 +655,50 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
                 f"returned by '{info.returned_by.name}'; the next invocation reuses the "
                 "pool while the caller may still read it"
             )
-        t = root.type
-        if not isinstance(t, MemRefType):
-            return f"{t} is not a memref"
-        if not isinstance(t.memory_space, NoneAttr):
-            return f"{t} is not in the default memory space of the pool"
-        if alloc_size(t.element_type) is None:
-            return f"the size of {t.element_type} is unknown"
-        if not isinstance(t.layout, NoneAttr) and _strided_span(t) is None:
-            return f"{t} has a layout that is not static strided with a static shape"
         return None
+
+    @staticmethod
+    def _type_facts(t: Attribute) -> tuple[str | None, int, bool, MemRefType | None]:
+        """For a buffer of type `t`: why its type keeps it out of the pool (None when
+        it does not), and else its bytes (per unit of the product of its dynamic
+        sizes), whether it has dynamic sizes, and the type of its view into the pool
+        (`t`, unless a reinterpret_cast of the span gives `t`'s strided layout)."""
+        if not isinstance(t, MemRefType):
+            return f"{t} is not a memref", 0, False, None
+        if not isinstance(t.memory_space, NoneAttr):
+            return f"{t} is not in the default memory space of the pool", 0, False, None
+        width = alloc_size(t.element_type)
+        if width is None:
+            return f"the size of {t.element_type} is unknown", 0, False, None
+        if isinstance(t.layout, NoneAttr):
+            factor = width
+            dynamic = False
+            for d in t.get_shape():
+                if d != DYNAMIC_INDEX:
+                    factor *= d
+                else:
+                    dynamic = True
+            return None, factor, dynamic, t
+        span = _strided_span(t)
+        if span is None:
+            return f"{t} has a layout that is not static strided with a static shape", 0, False, None
+        span_type = span[0]
+        return None, width * span_type.element_count(), False, span_type
 
     # ------------------------------------------------------------- planning
 
     def _pool(self, function: Operation, block: Block) -> dict[str, Attribute] | None:
-        roots = [r for r in plannable_roots(block) if r.uses]
+        ordering = BlockOrdering(block)
+        roots = [r for r in plannable_roots(ordering) if r.uses]
         if not roots:
             return None
-        # The planner's numpy, imported before the analysis rather than among its
-        # short-lived objects: a 20k-op decoder's peak RSS is 6 MiB lower so.
+        # The planner's numpy, imported before the buffers are analysed rather than
+        # among their short-lived objects: a 20k-op decoder's peak RSS is 6 MiB lower so.
         load_numpy()
-        ordering = BlockOrdering(block)
-        candidates = [c for r in roots if (c := self._candidate(ordering, r)) is not None]
+        types: dict[int, tuple] = {}
+        candidates = [
+            c for r in roots if (c := self._candidate(ordering, r, types)) is not None
+        ]
         ordering.forget_effects()
         if not candidates:
             return None

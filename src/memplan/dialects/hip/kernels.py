@@ -58,6 +58,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.traits import MemoryEffectKind
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -206,6 +207,11 @@ class KernelSpec:
     def keywords(self) -> tuple[str, ...]:
         """(kept: each kernel's memory effects ask for it)"""
         return tuple(o.clause for o in self.operands if o.clause not in ("ins", "outs"))
+
+    @cached_property
+    def single_operands(self) -> int:
+        """How many data operands are exactly one value (asked per kernel sliced)."""
+        return sum(1 for o in self.operands if o.arity == "one")
 
     def with_defaults(self, properties: Mapping[str, Attribute]) -> dict[str, Attribute]:
         merged = _defaults(self) | dict(properties)
@@ -474,6 +480,21 @@ KERNELS: tuple[KernelSpec, ...] = (
 # ----------------------------------------------------------------- the family
 
 
+@dataclass(frozen=True)
+class _KernelEffects(OperandEffects):
+    """Reads of the memref operands of `ins` and the keyword groups, writes of those
+    of `outs`: the accessors' effects, from one slicing of the operand list (the
+    memory analyses ask every kernel, and each accessor slices it again)."""
+
+    def pairs(self, op: Operation) -> list[tuple[MemoryEffectKind, SSAValue]]:
+        # (a kernel's own model: `op` is a KernelOp, whose isinstance is an ABC's)
+        pairs: list[tuple[MemoryEffectKind, SSAValue]] = []
+        for clause, group in op._operand_groups():  # type: ignore[attr-defined]
+            kind = MemoryEffectKind.WRITE if clause == "outs" else MemoryEffectKind.READ
+            pairs += [(kind, v) for v in group if is_buffer(v)]
+        return pairs
+
+
 class KernelOp(IRDLOperation):
     """The shared definition of every hip kernel op (destination-passing style).
 
@@ -489,7 +510,7 @@ class KernelOp(IRDLOperation):
 
     traits = traits_def(
         StreamExecution(0),
-        OperandEffects(reads=buffer_operands_named("ins"), writes=buffer_operands_named("outs")),
+        _KernelEffects(reads=buffer_operands_named("ins"), writes=buffer_operands_named("outs")),
         # The family's checks and every row's `check` read types, group sizes
         # and attributes only.
         SignatureVerifier(),
@@ -547,10 +568,10 @@ class KernelOp(IRDLOperation):
         plain tuple: xDSL's operand sequence rebuilds its own type per slice."""
         operands = tuple(self._operands)  # pyright: ignore[reportPrivateUsage]
         segments = self.properties.get("operandSegmentSizes")
-        if isinstance(segments, DenseArrayBase):
+        if segments is not None and isinstance(segments, DenseArrayBase):
             sizes = segments.get_values()[1:]
         else:  # at most one group is optional or variadic: it takes the rest
-            rest = len(operands) - 1 - sum(1 for o in self.SPEC.operands if o.arity == "one")
+            rest = len(operands) - 1 - self.SPEC.single_operands
             sizes = [1 if o.arity == "one" else rest for o in self.SPEC.operands]
         groups: list[tuple[str, Sequence[SSAValue]]] = []
         start = 1
