@@ -292,7 +292,7 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             shift = index_constant(offset)
             shift.result.name_hint = f"c{offset}"
             view = view_into(scratch.results[0], shift.result, (), root.type)
-            replace_allocation(op, [shift, view], view.results[0], info.frees)
+            replace_allocation(op, [shift, view], info.frees)
         return scratch
 
 

@@ -879,6 +879,8 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         """Take each domain's pool before its first buffer, replace every buffer by
         its view (erasing the ops in `frees` that freed it), and return each
         buffer's offset when it is a constant."""
+        # A recorded plan reads each buffer's allocation through its value.
+        recorded = listening()
         offsets: list[SSAValue | None] = [None] * len(candidates)
         pools: list[SSAValue] = []
         emitters: list[_Emitter] = []
@@ -898,17 +900,14 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             constants.append(_Emitter.value_of(shift))
             view = view_into(pools[domains[b]], shift, c.sizes, c.span_type)
             ops: list[Operation] = [view]
-            replacement = view.results[0]
             if c.span_type != c.root.type:
                 t = c.root.type
                 assert isinstance(t, MemRefType)
                 _, offset, strides = _strided_span(t)  # type: ignore[misc]
-                cast = memref.ReinterpretCastOp.from_dynamic(
-                    replacement, [offset], list(t.get_shape()), strides, t
-                )
-                ops.append(cast)
-                replacement = cast.results[0]
-            replace_allocation(c.op, ops, replacement, frees[b])
+                ops.append(memref.ReinterpretCastOp.from_dynamic(
+                    view.results[0], [offset], list(t.get_shape()), strides, t
+                ))
+            replace_allocation(c.op, ops, frees[b], keep_owner=recorded)
         for emitter in emitters:
             emitter.prune()
         return constants
