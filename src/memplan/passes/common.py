@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
@@ -21,7 +22,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
 )
-from xdsl.ir import Operation, Region, SSAValue, SSAValues
+from xdsl.ir import Attribute, OpResult, Operation, Region, SSAValue, SSAValues, Use
 from xdsl.traits import CallableOpInterface
 
 from memplan.diagnostics import location_of, remark
@@ -74,6 +75,8 @@ def nested_context_memory(function: Operation, kind: str) -> list[Operation]:
 
 _INDEX = IndexType()
 
+OpT = TypeVar("OpT", bound=Operation)
+
 
 @lru_cache(maxsize=4096)
 def integer_attr(value: int, type_: IntegerType | IndexType) -> IntegerAttr:
@@ -83,23 +86,43 @@ def integer_attr(value: int, type_: IntegerType | IndexType) -> IntegerAttr:
     return IntegerAttr(value, type_)
 
 
+def _build(
+    cls: type[OpT], operands: Sequence[SSAValue], result_type: Attribute,
+    properties: dict[str, Attribute],
+) -> OpT:
+    """`cls.create(operands=operands, result_types=[result_type],
+    properties=properties, location=UNKNOWN_LOC)` for the ops the memory passes
+    build by the thousand (an offset and a view per buffer, 14k in a 20k-op
+    decoder): an op without attributes, successors or regions whose properties
+    are all given. The fields xDSL's constructor sets are set directly; its
+    generic setters and IRDL's filling in of defaults were three quarters of the
+    cost. Held to xDSL's constructor by tests/unit/passes/test_common.py."""
+    op = cls.__new__(cls)
+    uses = tuple(Use(op, i) for i in range(len(operands)))
+    for value, use in zip(operands, uses):
+        value.add_use(use)
+    op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+    op._operand_uses = uses  # pyright: ignore[reportPrivateUsage]
+    op.results = SSAValues((OpResult(result_type, op, 0),))
+    op.properties = properties
+    op.attributes = {}
+    op.location = UNKNOWN_LOC
+    op._successors = ()  # pyright: ignore[reportPrivateUsage]
+    op._successor_uses = ()  # pyright: ignore[reportPrivateUsage]
+    op.regions = ()
+    return op
+
+
 def index_constant(value: int) -> arith.ConstantOp:
-    """`arith.constant value : index`, built without re-deriving its definition."""
-    return arith.ConstantOp.create(
-        result_types=[_INDEX], properties={"value": integer_attr(value, _INDEX)},
-        location=UNKNOWN_LOC,
-    )
+    """`arith.constant value : index`."""
+    return _build(arith.ConstantOp, (), _INDEX, {"value": integer_attr(value, _INDEX)})
 
 
 def view_into(
     source: SSAValue, shift: SSAValue, sizes: Sequence[SSAValue], result_type: MemRefType
 ) -> memref.ViewOp:
-    """`memref.view` of `source` at byte `shift`, built from its flat operands
-    (IRDL's constructor re-derives the operand groups on each of thousands of views;
-    the location given, as `Operation.__init__` imports the unknown one per op)."""
-    return memref.ViewOp.create(
-        operands=[source, shift, *sizes], result_types=[result_type], location=UNKNOWN_LOC
-    )
+    """`memref.view` of `source` at byte `shift`."""
+    return _build(memref.ViewOp, (source, shift, *sizes), result_type, {})
 
 
 def erase_unused(op: Operation) -> None:

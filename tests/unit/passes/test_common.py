@@ -1,0 +1,109 @@
+"""The memory passes' shared rewriting helpers (`memplan.passes.common`): the ops
+they build directly equal xDSL's, and an allocation's value moves to its
+replacement whole."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    UNKNOWN_LOC,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    i8,
+    i32,
+)
+from xdsl.ir import Block, Operation
+
+from memplan.passes.common import index_constant, replace_allocation, view_into
+
+
+def _fields(op: Operation) -> dict[str, object]:
+    """Every field of `op` (the instance's or its class's default), with uses and
+    results as what they refer to."""
+    names = set(vars(op)) | {
+        "_operands", "_operand_uses", "results", "_successors", "_successor_uses",
+        "properties", "attributes", "location", "regions", "parent",
+    }
+    fields: dict[str, object] = {}
+    for name in sorted(names):
+        value = getattr(op, name)
+        if name == "_operand_uses":
+            value = [(u.operation is op, u.index) for u in value]
+        elif name == "results":
+            value = [(r.type, r.op is op, r.index, r.name_hint, r.first_use) for r in value]
+        fields[name] = value
+    return fields
+
+
+def _values() -> tuple[Block, Operation, Operation, Operation]:
+    block = Block(arg_types=[MemRefType(i8, [DYNAMIC_INDEX])])
+    shift = arith.ConstantOp(IntegerAttr(64, IndexType()))
+    size = arith.ConstantOp(IntegerAttr(4, IndexType()))
+    alloc = memref.AllocOp.get(i32, shape=[4])
+    block.add_ops([shift, size, alloc])
+    return block, shift, size, alloc
+
+
+def test_index_constant_is_what_xdsl_builds() -> None:
+    built = index_constant(192)
+    expected = arith.ConstantOp.create(
+        result_types=[IndexType()],
+        properties={"value": IntegerAttr(192, IndexType())},
+        location=UNKNOWN_LOC,
+    )
+    assert _fields(built) == _fields(expected)
+    built.verify()
+    assert str(built) == str(expected)
+
+
+def test_view_is_what_xdsl_builds() -> None:
+    block, shift, size, _ = _values()
+    for sizes, result_type in (
+        ((), MemRefType(i32, [4])),
+        ((size.result,), MemRefType(i32, [DYNAMIC_INDEX])),
+    ):
+        built = view_into(block.args[0], shift.result, sizes, result_type)
+        expected = memref.ViewOp.create(
+            operands=[block.args[0], shift.result, *sizes],
+            result_types=[result_type],
+            location=UNKNOWN_LOC,
+        )
+        assert _fields(built) == _fields(expected)
+        assert built.source is block.args[0] and built.byte_shift is shift.result
+        assert list(built.sizes) == list(sizes)
+        built.verify()
+        assert str(built) == str(expected)
+    # Each operand lists the views among its uses.
+    assert sum(1 for u in shift.result.uses if isinstance(u.operation, memref.ViewOp)) == 4
+
+
+def test_replacement_takes_the_allocations_value() -> None:
+    block, shift, size, alloc = _values()
+    buffer = alloc.memref
+    buffer.name_hint = "buffer"
+    load = memref.LoadOp.get(buffer, [shift.result])
+    dealloc = memref.DeallocOp.get(buffer)
+    block.add_ops([load, dealloc])
+    view = view_into(block.args[0], shift.result, (), buffer.type)
+    replace_allocation(alloc, [view], [(dealloc, 0)])
+    assert view.results == (buffer,) and buffer.owner is view and buffer.index == 0
+    assert buffer.name_hint == "buffer"
+    assert [u.operation for u in buffer.uses] == [load]
+    assert load.memref is buffer
+    assert alloc.parent is None and dealloc.parent is None and not alloc.results
+    assert list(block.ops) == [shift, size, view, load]
+
+
+def test_replacement_keeping_the_owner_moves_the_uses() -> None:
+    block, shift, _, alloc = _values()
+    buffer = alloc.memref
+    buffer.name_hint = "buffer"
+    load = memref.LoadOp.get(buffer, [shift.result])
+    block.add_op(load)
+    view = view_into(block.args[0], shift.result, (), buffer.type)
+    replace_allocation(alloc, [view], [], keep_owner=True)
+    assert buffer.owner is alloc and not buffer.uses
+    assert load.memref is view.result and view.result.name_hint == "buffer"
+
