@@ -16,7 +16,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation
 
-from memplan.passes.common import index_constant, replace_allocation, view_into
+from memplan.context import make_context
+from memplan.passes.common import (
+    _walk,
+    function_bodies,
+    index_constant,
+    replace_allocation,
+    view_into,
+)
+from memplan.tools.source import parse_module
 
 
 def _fields(op: Operation) -> dict[str, object]:
@@ -107,3 +115,32 @@ def test_replacement_keeping_the_owner_moves_the_uses() -> None:
     assert buffer.owner is alloc and not buffer.uses
     assert load.memref is view.result and view.result.name_hint == "buffer"
 
+
+
+def test_walk_is_xdsls_walk() -> None:
+    module = parse_module(make_context(), """
+    builtin.module {
+      func.func @f(%n: index, %c: i1) {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        scf.for %i = %c0 to %n step %c1 {
+          scf.if %c {
+            %a = memref.alloc() : memref<4xi32>
+          } else {
+          }
+          %b = memref.alloc() : memref<2xi32>
+        }
+        func.return
+      }
+      builtin.module {
+        func.func private @g()
+      }
+      func.func @h() {
+        func.return
+      }
+    }
+    """, "<walk>")
+    walked = list(_walk(module))
+    assert walked == list(module.walk())
+    assert len(walked) == 16  # with the three implicit scf.yield
+    assert [f.sym_name.data for f, _ in function_bodies(module)] == ["f", "h"]
