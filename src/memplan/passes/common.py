@@ -114,7 +114,7 @@ def _build(
     generic setters and IRDL's filling in of defaults were three quarters of the
     cost. Held to xDSL's constructor by tests/unit/passes/test_common.py."""
     op = cls.__new__(cls)
-    uses = tuple(Use(op, i) for i in range(len(operands)))
+    uses = tuple([Use(op, i) for i in range(len(operands))])
     for value, use in zip(operands, uses):
         value.add_use(use)
     op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
@@ -145,7 +145,7 @@ def erase_unused(op: Operation) -> None:
     """Erase `op`, none of whose results is used. `Rewriter.erase_op` gives every
     result a stand-in value with a copy of its name (checked by a regular
     expression), thousands of times per pass; unused results need none."""
-    assert all(not r.uses for r in op.results), "erasing an op whose results are used"
+    assert all(r.first_use is None for r in op.results), "erasing an op whose results are used"
     op.detach()
     op.drop_all_references()
 
@@ -154,23 +154,22 @@ def replace_allocation(
     op: Operation, new_ops: Sequence[Operation], frees: Iterable[tuple[Operation, int]],
     *, keep_owner: bool = False,
 ) -> None:
-    """Put `new_ops` before the allocation `op`, the last of them (one result, of
-    the buffer's type) standing for the buffer, and erase `op` and the ops in
-    `frees` that freed it.
+    """Put `new_ops` (new, without regions) in the place of the allocation `op`, the
+    last of them (one result, of the buffer's type) standing for the buffer, and
+    erase `op` and the ops in `frees` that freed it.
 
     The last op takes over the buffer's value itself (its uses and name) as its
     result: one assignment, where moving each use to a new value rewrites that
     user's operand tuple (17k uses of 7k buffers in a 20k-op decoder). From then on
     the value's owner is the new op; with `keep_owner` the uses move to the new
     op's own result instead, for a caller that still reads the allocation through
-    the value (a plan report)."""
-    block = op.parent_block()
-    assert block is not None
+    the value (a plan report). The new ops are linked into the block where `op`
+    was: inserting each checks that it does not hold its own block, walking up to
+    the module, and detaching `op` would relink the list a second time."""
     value = op.results[0]
     last = new_ops[-1]
     (fresh,) = last.results
-    assert fresh.type == value.type and not fresh.uses
-    block.insert_ops_before(new_ops, op)
+    assert fresh.first_use is None and (fresh.type is value.type or fresh.type == value.type)
     for free, _ in frees:
         erase_unused(free)
     if keep_owner:
@@ -179,7 +178,25 @@ def replace_allocation(
         value.op = last
         last.results = SSAValues((value,))
         op.results = SSAValues()
-    erase_unused(op)
+    block = op.parent
+    assert block is not None
+    before, after = op._prev_op, op._next_op  # pyright: ignore[reportPrivateUsage]
+    for new in new_ops:
+        assert new.parent is None and not new.regions
+        new.parent = block
+        new._prev_op = before  # pyright: ignore[reportPrivateUsage]
+        if before is None:
+            block._first_op = new  # pyright: ignore[reportPrivateUsage]
+        else:
+            before._next_op = new  # pyright: ignore[reportPrivateUsage]
+        before = new
+    last._next_op = after  # pyright: ignore[reportPrivateUsage]
+    if after is None:
+        block._last_op = last  # pyright: ignore[reportPrivateUsage]
+    else:
+        after._prev_op = last  # pyright: ignore[reportPrivateUsage]
+    op.parent = op._prev_op = op._next_op = None  # pyright: ignore[reportPrivateUsage]
+    op.drop_all_references()
 
 
 def describe_buffer(value: SSAValue) -> str:

@@ -408,8 +408,10 @@ class _Emitter:
     def value_of(value: SSAValue) -> int | None:
         """The value of an integer `arith.constant`, else None."""
         op = value.owner
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-            return op.value.value.data
+        if isinstance(op, arith.ConstantOp):
+            attribute = op.properties["value"]  # IRDL's accessor costs more than the rest
+            if isinstance(attribute, IntegerAttr):
+                return attribute.value.data
         return None
 
     def _commutative(self, kind: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
@@ -460,7 +462,7 @@ class _Emitter:
 
     def prune(self) -> None:
         for op in reversed(self.ops):
-            if all(not r.uses for r in op.results):
+            if all(r.first_use is None for r in op.results):
                 erase_unused(op)
         self.ops = [op for op in self.ops if op.parent is not None]
 
@@ -900,7 +902,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             constants.append(_Emitter.value_of(shift))
             view = view_into(pools[domains[b]], shift, c.sizes, c.span_type)
             ops: list[Operation] = [view]
-            if c.span_type != c.root.type:
+            if c.span_type is not c.root.type and c.span_type != c.root.type:
                 t = c.root.type
                 assert isinstance(t, MemRefType)
                 _, offset, strides = _strided_span(t)  # type: ignore[misc]

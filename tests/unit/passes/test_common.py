@@ -104,6 +104,28 @@ def test_replacement_takes_the_allocations_value() -> None:
     assert list(block.ops) == [shift, size, view, load]
 
 
+def test_replacement_at_either_end_of_a_block() -> None:
+    """The new ops take the allocation's place in the block's list of ops, also as
+    its first and last ops, and the block can be walked both ways."""
+    t = MemRefType(i32, [4])
+    block = Block(arg_types=[MemRefType(i8, [DYNAMIC_INDEX])])
+    first, last = memref.AllocOp.get(i32, shape=[4]), memref.AllocOp.get(i32, shape=[4])
+    block.add_ops([first, last])
+    ops = {}
+    for alloc in (first, last):
+        shift = index_constant(0)
+        view = view_into(block.args[0], shift.result, (), t)
+        replace_allocation(alloc, [shift, view], [])
+        ops[alloc] = [shift, view]
+    expected = ops[first] + ops[last]
+    assert list(block.ops) == expected
+    assert list(block.walk(reverse=True)) == expected[::-1]
+    assert block.first_op is expected[0] and block.last_op is expected[-1]
+    assert all(op.parent is block for op in expected)
+    assert first.parent is None and first.next_op is None and first.prev_op is None
+    block.verify()
+
+
 def test_replacement_keeping_the_owner_moves_the_uses() -> None:
     block, shift, _, alloc = _values()
     buffer = alloc.memref
