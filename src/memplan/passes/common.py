@@ -33,6 +33,7 @@ __all__ = [
     "describe_buffer",
     "function_bodies",
     "index_constant",
+    "insert_new_ops",
     "integer_attr",
     "erase_unused",
     "nested_context_memory",
@@ -150,11 +151,33 @@ def erase_unused(op: Operation) -> None:
     op.drop_all_references()
 
 
+def insert_new_ops(new_ops: Sequence[Operation], before: Operation) -> None:
+    """Link ops just built (no parent, no regions) into `before`'s block ahead of
+    it. `Block.insert_op_before` checks for each that it does not hold the block,
+    walking up to the module: half the cost of the thousands of offsets and views
+    the memory passes insert, and ops without regions hold no block."""
+    block = before.parent
+    assert block is not None
+    previous = before._prev_op  # pyright: ignore[reportPrivateUsage]
+    for new in new_ops:
+        assert new.parent is None and not new.regions
+        new.parent = block
+        new._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+        if previous is None:
+            block._first_op = new  # pyright: ignore[reportPrivateUsage]
+        else:
+            previous._next_op = new  # pyright: ignore[reportPrivateUsage]
+        previous = new
+    if previous is not None:
+        previous._next_op = before  # pyright: ignore[reportPrivateUsage]
+        before._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+
+
 def replace_allocation(
     op: Operation, new_ops: Sequence[Operation], frees: Iterable[tuple[Operation, int]],
     *, keep_owner: bool = False,
 ) -> None:
-    """Put `new_ops` (new, without regions) in the place of the allocation `op`, the
+    """Put `new_ops` (just built, without regions) before the allocation `op`, the
     last of them (one result, of the buffer's type) standing for the buffer, and
     erase `op` and the ops in `frees` that freed it.
 
@@ -163,40 +186,21 @@ def replace_allocation(
     user's operand tuple (17k uses of 7k buffers in a 20k-op decoder). From then on
     the value's owner is the new op; with `keep_owner` the uses move to the new
     op's own result instead, for a caller that still reads the allocation through
-    the value (a plan report). The new ops are linked into the block where `op`
-    was: inserting each checks that it does not hold its own block, walking up to
-    the module, and detaching `op` would relink the list a second time."""
+    the value (a plan report)."""
     value = op.results[0]
     last = new_ops[-1]
     (fresh,) = last.results
     assert fresh.first_use is None and (fresh.type is value.type or fresh.type == value.type)
-    for free, _ in frees:
-        erase_unused(free)
+    insert_new_ops(new_ops, op)
     if keep_owner:
         value.replace_all_uses_with(fresh)
     else:
         value.op = last
         last.results = SSAValues((value,))
         op.results = SSAValues()
-    block = op.parent
-    assert block is not None
-    before, after = op._prev_op, op._next_op  # pyright: ignore[reportPrivateUsage]
-    for new in new_ops:
-        assert new.parent is None and not new.regions
-        new.parent = block
-        new._prev_op = before  # pyright: ignore[reportPrivateUsage]
-        if before is None:
-            block._first_op = new  # pyright: ignore[reportPrivateUsage]
-        else:
-            before._next_op = new  # pyright: ignore[reportPrivateUsage]
-        before = new
-    last._next_op = after  # pyright: ignore[reportPrivateUsage]
-    if after is None:
-        block._last_op = last  # pyright: ignore[reportPrivateUsage]
-    else:
-        after._prev_op = last  # pyright: ignore[reportPrivateUsage]
-    op.parent = op._prev_op = op._next_op = None  # pyright: ignore[reportPrivateUsage]
-    op.drop_all_references()
+    erase_unused(op)
+    for free, _ in frees:
+        erase_unused(free)
 
 
 def describe_buffer(value: SSAValue) -> str:

@@ -65,7 +65,6 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from memplan.analysis.cache import module_analysis
 from memplan.analysis.calls import CallGraph, shared_context_memory
@@ -81,6 +80,7 @@ from memplan.passes.common import (
     erase_unused,
     function_bodies,
     index_constant,
+    insert_new_ops,
     integer_attr,
     replace_allocation,
     runtime_context,
@@ -893,7 +893,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             anchor = anchors[d]
             emitter = _Emitter()
             pools.append(_emit_pool(emitter, context, d, layout, offsets))
-            Rewriter.insert_op(emitter.ops, InsertPoint.before(anchor))
+            insert_new_ops(emitter.ops, anchor)
             emitters.append(emitter)
         constants: list[int | None] = []
         for b, c in enumerate(candidates):
