@@ -9,8 +9,9 @@ declares (`memplan.interfaces.RuntimeContext`), never by op or type names.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
@@ -21,7 +22,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
 )
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir import Attribute, OpResult, Operation, Region, SSAValue, SSAValues, Use
 from xdsl.traits import CallableOpInterface
 
 from memplan.diagnostics import location_of, remark
@@ -32,6 +33,7 @@ __all__ = [
     "describe_buffer",
     "function_bodies",
     "index_constant",
+    "insert_new_ops",
     "integer_attr",
     "erase_unused",
     "nested_context_memory",
@@ -40,10 +42,26 @@ __all__ = [
     "view_into",
 ]
 
+def _walk(op: Operation) -> Iterator[Operation]:
+    """`op.walk()`: `op`, then every op in its regions in pre-order, for the
+    whole-module scans here at half the cost (one generator per op that has
+    regions, where xDSL's nests one per region, block and op)."""
+    yield op
+    for region in op.regions:
+        for block in region.blocks:
+            nested = block.first_op
+            while nested is not None:
+                if nested.regions:
+                    yield from _walk(nested)
+                else:
+                    yield nested
+                nested = nested.next_op
+
+
 def function_bodies(module: ModuleOp) -> list[tuple[Operation, Region]]:
     """Every function-like op (`CallableOpInterface`) with a body, and its body."""
     found: list[tuple[Operation, Region]] = []
-    for op in module.walk():
+    for op in _walk(module):
         callable_ = get_interface(op, CallableOpInterface)
         if callable_ is not None:
             region = callable_.get_callable_region(op)
@@ -67,12 +85,14 @@ def nested_context_memory(function: Operation, kind: str) -> list[Operation]:
     context memory `kind` (`ContextMemory`), in program order (a pool or scratch
     taken in a branch counts too)."""
     return [
-        op for op in function.walk()
+        op for op in _walk(function)
         if (memory := context_memory(op)) is not None and memory.kind == kind
     ]
 
 
 _INDEX = IndexType()
+
+OpT = TypeVar("OpT", bound=Operation)
 
 
 @lru_cache(maxsize=4096)
@@ -83,44 +103,101 @@ def integer_attr(value: int, type_: IntegerType | IndexType) -> IntegerAttr:
     return IntegerAttr(value, type_)
 
 
+def _build(
+    cls: type[OpT], operands: Sequence[SSAValue], result_type: Attribute,
+    properties: dict[str, Attribute],
+) -> OpT:
+    """`cls.create(operands=operands, result_types=[result_type],
+    properties=properties, location=UNKNOWN_LOC)` for the ops the memory passes
+    build by the thousand (an offset and a view per buffer, 14k in a 20k-op
+    decoder): an op without attributes, successors or regions whose properties
+    are all given. The fields xDSL's constructor sets are set directly; its
+    generic setters and IRDL's filling in of defaults were three quarters of the
+    cost. Held to xDSL's constructor by tests/unit/passes/test_common.py."""
+    op = cls.__new__(cls)
+    uses = tuple([Use(op, i) for i in range(len(operands))])
+    for value, use in zip(operands, uses):
+        value.add_use(use)
+    op._operands = SSAValues(operands)  # pyright: ignore[reportPrivateUsage]
+    op._operand_uses = uses  # pyright: ignore[reportPrivateUsage]
+    op.results = SSAValues((OpResult(result_type, op, 0),))
+    op.properties = properties
+    op.attributes = {}
+    op.location = UNKNOWN_LOC
+    op._successors = ()  # pyright: ignore[reportPrivateUsage]
+    op._successor_uses = ()  # pyright: ignore[reportPrivateUsage]
+    op.regions = ()
+    return op
+
+
 def index_constant(value: int) -> arith.ConstantOp:
-    """`arith.constant value : index`, built without re-deriving its definition."""
-    return arith.ConstantOp.create(
-        result_types=[_INDEX], properties={"value": integer_attr(value, _INDEX)},
-        location=UNKNOWN_LOC,
-    )
+    """`arith.constant value : index`."""
+    return _build(arith.ConstantOp, (), _INDEX, {"value": integer_attr(value, _INDEX)})
 
 
 def view_into(
     source: SSAValue, shift: SSAValue, sizes: Sequence[SSAValue], result_type: MemRefType
 ) -> memref.ViewOp:
-    """`memref.view` of `source` at byte `shift`, built from its flat operands
-    (IRDL's constructor re-derives the operand groups on each of thousands of views;
-    the location given, as `Operation.__init__` imports the unknown one per op)."""
-    return memref.ViewOp.create(
-        operands=[source, shift, *sizes], result_types=[result_type], location=UNKNOWN_LOC
-    )
+    """`memref.view` of `source` at byte `shift`."""
+    return _build(memref.ViewOp, (source, shift, *sizes), result_type, {})
 
 
 def erase_unused(op: Operation) -> None:
     """Erase `op`, none of whose results is used. `Rewriter.erase_op` gives every
     result a stand-in value with a copy of its name (checked by a regular
     expression), thousands of times per pass; unused results need none."""
-    assert all(not r.uses for r in op.results), "erasing an op whose results are used"
+    assert all(r.first_use is None for r in op.results), "erasing an op whose results are used"
     op.detach()
     op.drop_all_references()
 
 
-def replace_allocation(
-    op: Operation, new_ops: Sequence[Operation], replacement: SSAValue,
-    frees: Iterable[tuple[Operation, int]],
-) -> None:
-    """Put `new_ops` before the allocation `op`, give its buffer's uses (and name) to
-    `replacement`, and erase it and the ops in `frees` that freed it."""
-    block = op.parent_block()
+def insert_new_ops(new_ops: Sequence[Operation], before: Operation) -> None:
+    """Link ops just built (no parent, no regions) into `before`'s block ahead of
+    it. `Block.insert_op_before` checks for each that it does not hold the block,
+    walking up to the module: half the cost of the thousands of offsets and views
+    the memory passes insert, and ops without regions hold no block."""
+    block = before.parent
     assert block is not None
-    block.insert_ops_before(new_ops, op)
-    op.results[0].replace_all_uses_with(replacement)
+    previous = before._prev_op  # pyright: ignore[reportPrivateUsage]
+    for new in new_ops:
+        assert new.parent is None and not new.regions
+        new.parent = block
+        new._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+        if previous is None:
+            block._first_op = new  # pyright: ignore[reportPrivateUsage]
+        else:
+            previous._next_op = new  # pyright: ignore[reportPrivateUsage]
+        previous = new
+    if previous is not None:
+        previous._next_op = before  # pyright: ignore[reportPrivateUsage]
+        before._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+
+
+def replace_allocation(
+    op: Operation, new_ops: Sequence[Operation], frees: Iterable[tuple[Operation, int]],
+    *, keep_owner: bool = False,
+) -> None:
+    """Put `new_ops` (just built, without regions) before the allocation `op`, the
+    last of them (one result, of the buffer's type) standing for the buffer, and
+    erase `op` and the ops in `frees` that freed it.
+
+    The last op takes over the buffer's value itself (its uses and name) as its
+    result: one assignment, where moving each use to a new value rewrites that
+    user's operand tuple (17k uses of 7k buffers in a 20k-op decoder). From then on
+    the value's owner is the new op; with `keep_owner` the uses move to the new
+    op's own result instead, for a caller that still reads the allocation through
+    the value (a plan report)."""
+    value = op.results[0]
+    last = new_ops[-1]
+    (fresh,) = last.results
+    assert fresh.first_use is None and (fresh.type is value.type or fresh.type == value.type)
+    insert_new_ops(new_ops, op)
+    if keep_owner:
+        value.replace_all_uses_with(fresh)
+    else:
+        value.op = last
+        last.results = SSAValues((value,))
+        op.results = SSAValues()
     erase_unused(op)
     for free, _ in frees:
         erase_unused(free)

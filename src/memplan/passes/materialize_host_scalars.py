@@ -50,7 +50,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike
 
@@ -121,9 +121,10 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
                 self._remark(function, f"function left alone: {why}")
                 continue
             ordering = BlockOrdering(entry)
+            types: dict[int, tuple[Attribute, Callable[[], str] | None]] = {}
             candidates = [
                 (root, info) for root in plannable_roots(entry)
-                if (info := self._accept(root, ordering)) is not None
+                if (info := self._accept(root, ordering, types)) is not None
             ]
             if not candidates:
                 continue
@@ -203,12 +204,16 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         self._remark(function, f"function left alone: {why}")
         return None
 
-    def _accept(self, root: SSAValue, ordering: BlockOrdering) -> BufferInfo | None:
+    def _accept(
+        self, root: SSAValue, ordering: BlockOrdering,
+        types: dict[int, tuple[Attribute, Callable[[], str] | None]],
+    ) -> BufferInfo | None:
         """`root`'s ordering facts when it moves, else None; a remark (under debug)
         for a host-fed one that does not. A buffer whose type rules it out is not
         analysed unless the remark needs to know whether the host feeds it (most
-        buffers of a model are large float ones)."""
-        rejected = self._type_rejection(root)
+        buffers of a model are large float ones). `types`: what `_type_rejection`
+        found for each type object so far."""
+        rejected = self._type_rejection(root, types)
         if rejected is not None and not self.debug:
             return None
         info = ordering.info(root)
@@ -221,20 +226,20 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
         return info
 
     @staticmethod
-    def _type_rejection(root: SSAValue) -> Callable[[], str] | None:
+    def _type_rejection(
+        root: SSAValue, types: dict[int, tuple[Attribute, Callable[[], str] | None]]
+    ) -> Callable[[], str] | None:
         """Why `root`'s type rules it out, as a function that words it (printing a
-        type costs more than the test, and only a remark reads it); None when not."""
+        type costs more than the test, and only a remark reads it); None when not.
+        The type's own tests are made once per type object in `types` (a parsed
+        module has one object per distinct type: 11 for a decoder's 7k buffers),
+        kept alive there while its id is a key."""
         t = root.type
-        if not isinstance(t, MemRefType) or not t.has_static_shape():
-            return lambda: "its shape is not static"
-        if not isinstance(t.layout, NoneAttr):
-            return lambda: f"{t} does not have the identity layout"
-        if not isinstance(t.memory_space, NoneAttr):
-            return lambda: f"{t} is not in the default memory space"
-        if not isinstance(t.element_type, IntegerType | IndexType):
-            return lambda: f"its element type {t.element_type} is not an integer or index"
-        if (count := t.element_count()) > MAX_ELEMENTS:
-            return lambda: f"{count} elements, more than {MAX_ELEMENTS}"
+        known = types.get(id(t))
+        if known is None:
+            known = types[id(t)] = (t, _rejected_type(t))
+        if known[1] is not None:
+            return known[1]
         op = root.owner
         assert isinstance(op, Operation)
         alignment = plannable_allocation(op).alignment(op)
@@ -292,8 +297,23 @@ class MaterializeHostScalars(RemarksUnderDebug, MemplanPass):
             shift = index_constant(offset)
             shift.result.name_hint = f"c{offset}"
             view = view_into(scratch.results[0], shift.result, (), root.type)
-            replace_allocation(op, [shift, view], view.results[0], info.frees)
+            replace_allocation(op, [shift, view], info.frees)
         return scratch
+
+
+def _rejected_type(t: Attribute) -> Callable[[], str] | None:
+    """Why a buffer of type `t` may not move, as a function that words it."""
+    if not isinstance(t, MemRefType) or not t.has_static_shape():
+        return lambda: "its shape is not static"
+    if not isinstance(t.layout, NoneAttr):
+        return lambda: f"{t} does not have the identity layout"
+    if not isinstance(t.memory_space, NoneAttr):
+        return lambda: f"{t} is not in the default memory space"
+    if not isinstance(t.element_type, IntegerType | IndexType):
+        return lambda: f"its element type {t.element_type} is not an integer or index"
+    if (count := t.element_count()) > MAX_ELEMENTS:
+        return lambda: f"{count} elements, more than {MAX_ELEMENTS}"
+    return None
 
 
 def _memory(op: Operation) -> ContextMemory:

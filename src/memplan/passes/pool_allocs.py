@@ -65,7 +65,6 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
 
 from memplan.analysis.cache import module_analysis
 from memplan.analysis.calls import CallGraph, shared_context_memory
@@ -81,6 +80,7 @@ from memplan.passes.common import (
     erase_unused,
     function_bodies,
     index_constant,
+    insert_new_ops,
     integer_attr,
     replace_allocation,
     runtime_context,
@@ -408,8 +408,10 @@ class _Emitter:
     def value_of(value: SSAValue) -> int | None:
         """The value of an integer `arith.constant`, else None."""
         op = value.owner
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-            return op.value.value.data
+        if isinstance(op, arith.ConstantOp):
+            attribute = op.properties["value"]  # IRDL's accessor costs more than the rest
+            if isinstance(attribute, IntegerAttr):
+                return attribute.value.data
         return None
 
     def _commutative(self, kind: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
@@ -460,7 +462,7 @@ class _Emitter:
 
     def prune(self) -> None:
         for op in reversed(self.ops):
-            if all(not r.uses for r in op.results):
+            if all(r.first_use is None for r in op.results):
                 erase_unused(op)
         self.ops = [op for op in self.ops if op.parent is not None]
 
@@ -900,6 +902,8 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
         """Take each domain's pool before its first buffer, replace every buffer by
         its view (erasing the ops in `frees` that freed it), and return each
         buffer's offset when it is a constant."""
+        # A recorded plan reads each buffer's allocation through its value.
+        recorded = listening()
         offsets: list[SSAValue | None] = [None] * len(candidates)
         pools: list[SSAValue] = []
         emitters: list[_Emitter] = []
@@ -910,7 +914,7 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             anchor = anchors[d]
             emitter = _Emitter()
             pools.append(_emit_pool(emitter, context, d, layout, offsets))
-            Rewriter.insert_op(emitter.ops, InsertPoint.before(anchor))
+            insert_new_ops(emitter.ops, anchor)
             emitters.append(emitter)
         constants: list[int | None] = []
         for b, c in enumerate(candidates):
@@ -919,17 +923,14 @@ class PoolAllocs(RemarksUnderDebug, MemplanPass):
             constants.append(_Emitter.value_of(shift))
             view = view_into(pools[domains[b]], shift, c.sizes, c.span_type)
             ops: list[Operation] = [view]
-            replacement = view.results[0]
-            if c.span_type != c.root.type:
+            if c.span_type is not c.root.type and c.span_type != c.root.type:
                 t = c.root.type
                 assert isinstance(t, MemRefType)
                 _, offset, strides = _strided_span(t)  # type: ignore[misc]
-                cast = memref.ReinterpretCastOp.from_dynamic(
-                    replacement, [offset], list(t.get_shape()), strides, t
-                )
-                ops.append(cast)
-                replacement = cast.results[0]
-            replace_allocation(c.op, ops, replacement, frees[b])
+                ops.append(memref.ReinterpretCastOp.from_dynamic(
+                    view.results[0], [offset], list(t.get_shape()), strides, t
+                ))
+            replace_allocation(c.op, ops, frees[b], keep_owner=recorded)
         for emitter in emitters:
             emitter.prune()
         return constants

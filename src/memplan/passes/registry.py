@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 
 from xdsl.passes import ModulePass
 
@@ -157,7 +158,17 @@ class PassOption:
     """The value MLIR's help names: `<int>`, `<true|false>`, `<string>`, the enum
     values `<normal|disabled>`; never a Python type name."""
     default: object
-    description: str
+    owner: type = field(repr=False, compare=False)
+    """The pass class, whose source `description` reads."""
+    help: str = ""
+    """The field's `metadata={"help": ...}`, when it has one."""
+
+    @cached_property
+    def description(self) -> str:
+        """The help text; from the field's docstring unless `help` gives it. Read
+        only by help and docs: a run needs names and types, and finding a docstring
+        parses the class's source (0.1-0.2 s per pipeline)."""
+        return self.help or _attribute_docstrings(self.owner).get(self.field_name, "")
 
     def describe(self) -> str:
         text = f"{self.type_text}"
@@ -190,9 +201,11 @@ def _type_text(hint: object) -> str:
     )
 
 
+@cache
 def _attribute_docstrings(cls: type) -> dict[str, str]:
     """`field: T = x` followed by a string literal, in `cls` and its bases (the
-    nearest class wins): the description a field's docstring gives."""
+    nearest class wins): the description a field's docstring gives. Once per class:
+    each of its options asks."""
     import ast
     import inspect
     import textwrap
@@ -221,14 +234,14 @@ def _attribute_docstrings(cls: type) -> dict[str, str]:
 def pass_options(cls: type[ModulePass]) -> list[PassOption]:
     """The options of pass class `cls`, from its dataclass fields. A field's
     description is `metadata={"help": ...}` on the field or the docstring written
-    under it, so the class is the one source of what an option means."""
+    under it (read when asked), so the class is the one source of what an option
+    means."""
     import dataclasses
     import typing
 
     if not dataclasses.is_dataclass(cls):
         return []
     hints = typing.get_type_hints(cls)
-    docstrings = _attribute_docstrings(cls)
     options: list[PassOption] = []
     for f in dataclasses.fields(cls):
         if f.name.startswith("_") or f.name == "name" or not f.init:
@@ -244,7 +257,8 @@ def pass_options(cls: type[ModulePass]) -> list[PassOption]:
                 f.name,
                 _type_text(hints.get(f.name, str)),
                 default,
-                str(f.metadata.get("help", "") or docstrings.get(f.name, "")),
+                cls,
+                str(f.metadata.get("help", "") or ""),
             )
         )
     return options
