@@ -196,18 +196,36 @@ def test_a_memref_op_operand_of_another_type_is_reported_where_it_is_written(wro
     assert text[at:].startswith(right.split(" = ")[-1].split()[1].split("[")[0].rstrip(","))
 
 
-class _Repeating(RepeatedOpParser):
-    """Records the lines of the ops rebuilt from a template."""
+class _Recording:
+    """A parser mixin that records the lines of the ops rebuilt from a template
+    (each asks for its location once) and of those a template declined."""
 
     rebuilt: list[str] = []
     declined: list[str] = []
+    _rebuilding = False
 
-    def _rebuild(self, pos, *args):
-        found = super()._rebuild(pos, *args)
+    def _line(self, pos):
         end = self._content.find("\n", pos)
-        line = self._content[pos : None if end == -1 else end].strip()
-        (type(self).rebuilt if found is not None else type(self).declined).append(line)
-        return found
+        return self._content[pos : None if end == -1 else end].strip()
+
+    def _rebuild_ops(self, block):
+        self._rebuilding = True
+        try:
+            super()._rebuild_ops(block)
+        finally:
+            self._rebuilding = False
+
+    def _op_location(self, start):
+        if self._rebuilding:
+            type(self).rebuilt.append(self._line(start))
+        return super()._op_location(start)
+
+    def _declined(self, pos):
+        type(self).declined.append(self._line(pos))
+
+
+class _Repeating(_Recording, RepeatedOpParser):
+    """Records the lines of the ops rebuilt from a template."""
 
 
 REPEATED = """
@@ -385,18 +403,8 @@ from memplan.tools.source import LocatingParser, split_input
 _ROOT = Path(__file__).resolve().parents[3]
 
 
-class _Fast(LocatingParser):
+class _Fast(_Recording, LocatingParser):
     """memplan's parser, recording the lines its templates rebuilt or declined."""
-
-    rebuilt: list[str] = []
-    declined: list[str] = []
-
-    def _rebuild(self, pos, *args):
-        found = super()._rebuild(pos, *args)
-        end = self._content.find("\n", pos)
-        line = self._content[pos : None if end == -1 else end].strip()
-        (type(self).rebuilt if found is not None else type(self).declined).append(line)
-        return found
 
 
 class _General(LocatingParser):
@@ -588,3 +596,80 @@ def test_the_value_table_keeps_scopes_by_its_log():
                    lambda: table.__delitem__("a"), table.clear):
         with pytest.raises(TypeError):
             change()
+
+
+def _ir_structure(module) -> list:
+    """Everything a module's ops are made of, with values, ops and uses named by
+    their place in a walk: each op's class and instance fields in order; its
+    operands; its results' fields (type, index, name hint) and use lists (which
+    op and operand, in list order); its properties and attributes in order;
+    whether any op shares its dictionaries with another; block arguments alike."""
+    ops = list(module.walk())
+    op_number = {id(op): k for k, op in enumerate(ops)}
+    values: dict[int, str] = {}
+    for k, op in enumerate(ops):
+        for region in op.regions:
+            for b, block in enumerate(region.blocks):
+                for arg in block.args:
+                    values[id(arg)] = f"{k}.{b}.arg{arg.index}"
+        for result in op.results:
+            values[id(result)] = f"{k}.{result.index}"
+
+    def uses(value):
+        found, use, previous = [], value.first_use, None
+        while use is not None:
+            found.append((op_number[id(use.operation)], use.index, list(use.__dict__), use._prev_use is previous))
+            previous, use = use, use._next_use
+        return found
+
+    def value_fields(value):
+        return [type(value).__name__, value.type, value.name_hint, [k for k in value.__dict__ if k != "first_use"],
+                uses(value)]
+
+    structure, dictionaries = [], set()
+    for op in ops:
+        for d in (op.properties, op.attributes):
+            assert id(d) not in dictionaries, "an op shares its dictionary"
+            dictionaries.add(id(d))
+        structure.append([
+            type(op).__module__, type(op).__qualname__, op.name, list(op.__dict__), [values[id(v)] for v in op.operands],
+            [u.index for u in op._operand_uses], list(op.properties.items()), list(op.attributes.items()),
+            op.location, [value_fields(r) for r in op.results],
+            [[value_fields(a) for a in block.args] for region in op.regions for block in region.blocks],
+            None if op.parent is None else [op_number.get(id(x)) for x in (op.prev_op, op.next_op)],
+        ])
+    return structure
+
+
+def _structures_agree(text: str, unregistered: bool = True):
+    """The fast path builds the same IR as the general path (xDSL's constructors)."""
+    built = []
+    for parser_class in (_Fast, _General):
+        ctx = memplan.make_context(allow_unregistered=unregistered)
+        with without_gc():
+            built.append(_ir_structure(parser_class(ctx, text, "in.mlir").parse_module()))
+    assert built[0] == built[1]
+
+
+@pytest.mark.parametrize("text", [REPEATED, DECLINES, PERCENT_IN_STRINGS])
+def test_rebuilt_ops_are_made_as_xdsls_constructors_make_them(text):
+    _structures_agree(text)
+
+
+def test_a_rebuilt_decoder_is_made_as_xdsls_constructors_make_it():
+    sys.path.insert(0, str(_ROOT / "bench"))
+    try:
+        import pipeline_speed
+    finally:
+        sys.path.pop(0)
+    _structures_agree(pipeline_speed.decoder_module(600).text, unregistered=False)
+
+
+@pytest.mark.parametrize("name", ["a", "a_1", "a_1_2", "_1", "_", "x_", "a__1", "b.3", "c-1_0", "$_7", "0", "12"])
+def test_name_hints_are_xdsls(name):
+    from xdsl.ir import SSAValue
+
+    from memplan.parsing import _name_hint
+
+    expected = SSAValue.extract_valid_name(name) if SSAValue.is_valid_name(name) else None
+    assert _name_hint(name) == expected
