@@ -246,9 +246,10 @@ _RESULT = re.compile(r"%([0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?::([0-9]+))?", re
 #: What follows an op's line, as far as the op's parser may look at it (an
 #: optional trailing element is decided on the next token): the next op's
 #: results or a block label (whatever their names), a closing brace or the end,
-#: or a name or string in full. Anything else is never templated.
+#: or a name or string in full. Anything else is never templated. Whitespace and
+#: comments are skipped whole (atomic): a `%` inside a comment is no next token.
 _FOLLOW = re.compile(
-    r'(?:\s+|//[^\n]*\n?)*(?:(%|\^|\}|\Z)|([A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n]*"))', re.ASCII
+    r'(?>(?:\s+|//[^\n]*\n?)*)(?:(%|\^|\}|\Z)|([A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n]*"))', re.ASCII
 )
 
 #: A location written in an op's text (`loc(...)`, `loc(unknown)` included):
@@ -349,17 +350,64 @@ class _LineShape:
     rebuilds it: the sizes of the result groups the line binds (the first names
     of the line) and, offset past them, which name each operand takes (with
     which type). `fits` is False when the line binds another count of results
-    than the template has (such a line is declined)."""
+    than the template has (such a line is declined). `next` is the shape the
+    line after one of this shape had last: a decoder's layers repeat one
+    sequence of lines, so the next line is first tried against its `pattern`
+    (:func:`_line_pattern`), which matches a line of that shape and the token
+    after it at once. A pattern costs about a millisecond to compile, so a
+    shape gets one (when it has `texts`) after `_PATTERN_AFTER` lines read
+    the general way."""
 
-    __slots__ = ("template", "sizes", "uses", "name_count", "fits")
+    __slots__ = ("template", "sizes", "uses", "name_count", "fits", "texts", "token", "seen", "pattern", "next")
 
-    def __init__(self, template: _OpTemplate, sizes: tuple[int, ...]):
+    def __init__(self, template: _OpTemplate, sizes: tuple[int, ...], texts: list[str] | None = None,
+                 token: str | None = None):
         self.template = template
         self.sizes = sizes
         self.uses = tuple((len(sizes) + k, value_type) for k, value_type in template.uses)
         self.name_count = len(sizes) + template.use_count
         bound = sum(sizes)
         self.fits = not bound or bound == len(template.result_types)
+        self.texts = texts
+        self.token = token
+        self.seen = 0
+        self.pattern: re.Pattern[str] | None = None
+        self.next: _LineShape | None = None
+
+    def read_again(self) -> None:
+        """Count a line of this shape read the general way; compile its pattern
+        when lines of it have become frequent enough to pay for it."""
+        self.seen += 1
+        if self.seen == _PATTERN_AFTER and self.texts is not None:
+            self.pattern = _line_pattern(self.texts, self.token)
+
+
+#: Lines of a shape read the general way before it gets a pattern (each line
+#: read by one saves a few microseconds).
+_PATTERN_AFTER = 64
+
+
+#: One SSA name of a line as `_SPLIT_USES` splits it out, atomic: the same name
+#: and index, never a shorter one to let the text after it match.
+_NAME_SLOT = r"(?>%([0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?:#([0-9]+))?)"
+
+#: What may follow an identifier that `_FOLLOW` takes whole.
+_IDENTIFIER_GOES_ON = r"(?![A-Za-z0-9_$.])"
+
+
+def _line_pattern(texts: list[str], token: str | None) -> re.Pattern[str]:
+    """What matches exactly the lines that `_SPLIT_USES` splits into `texts`
+    around their names (lines without strings or comments), up to the line's
+    end, and then what `_FOLLOW` skips and a next token of `token`'s (its
+    groups: each name and index; its end: where that token starts)."""
+    if token is None:
+        after = r"\Z"
+    elif token[0] in '%^}"':
+        after = "(?=" + re.escape(token) + ")"
+    else:
+        after = "(?=" + re.escape(token) + _IDENTIFIER_GOES_ON + ")"
+    line = _NAME_SLOT.join(map(re.escape, texts))
+    return re.compile(line + r"(?=\n|\Z)(?>(?:\s+|//[^\n]*\n?)*)" + after, re.ASCII)
 
 
 def _creator(op_type: type[Operation], result_types, properties, attributes) -> Callable[..., Operation]:
@@ -561,29 +609,46 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
         locate = self._op_location
         last = block._last_op
         pos = start = self._current_token.span.start
+        previous: _LineShape | None = None
         while True:
-            end = find("\n", pos)
-            if end == -1:
-                end = len(content)
-            follow = follow_at(content, end)
-            if follow is None:
-                break
-            token = follow[1] or follow[2]
-            line = content[pos:end]
-            if '"' in line or "//" in line:
-                key, names, indices = _text_key(line)
+            predicted = None if previous is None else previous.next
+            if (predicted is not None and predicted.pattern is not None
+                    and (found := predicted.pattern.match(content, pos)) is not None):
+                # The line after the previous one's shape, as last time.
+                shape = predicted
+                groups = found.groups()
+                names = groups[0::2]
+                indices = groups[1::2]
+                next_pos = found.end()
             else:
-                parts = split(line)
-                key = "%".join(parts[::3])
-                names = parts[1::3]
-                indices = parts[2::3]
-            shape = shapes.get((key, token))
-            if shape is None:
-                shape = self._line_shape(pos, end, key, token)
-                if shape is None:
+                end = find("\n", pos)
+                if end == -1:
+                    end = len(content)
+                follow = follow_at(content, end)
+                if follow is None:
                     break
-            if len(names) != shape.name_count:  # a bare `%` where the template has a use
-                break
+                token = follow[1] or follow[2]
+                line = content[pos:end]
+                if '"' in line or "//" in line:
+                    key, names, indices = _text_key(line)
+                    texts = None
+                else:
+                    parts = split(line)
+                    texts = parts[::3]
+                    key = "%".join(texts)
+                    names = parts[1::3]
+                    indices = parts[2::3]
+                shape = shapes.get((key, token))
+                if shape is None:
+                    shape = self._line_shape(pos, end, key, texts, token)
+                    if shape is None:
+                        break
+                if len(names) != shape.name_count:  # a bare `%` where the template has a use
+                    break
+                if previous is not None:
+                    previous.next = shape
+                shape.read_again()
+                next_pos = follow.start(follow.lastindex)
             # The names it binds: as many values as the op has, new, once each, without an index.
             sizes = shape.sizes
             bound = len(sizes)
@@ -643,7 +708,8 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
                 last._next_op = op
             block._last_op = op
             last = op
-            pos = follow.start(follow.lastindex)
+            pos = next_pos
+            previous = shape
         if pos != start:
             self.skip_to(pos)
 
@@ -651,10 +717,13 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
         """The line at `pos` has a template but is not as it needs (xDSL's parser
         reads it, and reports what is wrong with it)."""
 
-    def _line_shape(self, pos: int, end: int, key: str, token: str | None) -> _LineShape | None:
-        """The template of the line from `pos` to `end` (whose key is `key`) followed
-        by `token`, as a :class:`_LineShape`; remembered under the key when the
-        line's op name means its op anywhere (not by a dialect of the stack)."""
+    def _line_shape(self, pos: int, end: int, key: str, texts: list[str] | None,
+                    token: str | None) -> _LineShape | None:
+        """The template of the line from `pos` to `end` (whose key is `key`, the
+        `texts` between its names joined, None for a line with strings or
+        comments) followed by `token`, as a :class:`_LineShape`; remembered under
+        the key when the line's op name means its op anywhere (not by a dialect
+        of the stack), and only then given its `texts` (for a pattern)."""
         content = self._content
         header = _OP_START.match(content, pos)
         if header is None or header.end() > end:
@@ -667,9 +736,10 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
         template = self._templates.get((op_type, generic, _text_key(content[header.end() : end])[0], token))
         if template is None:
             return None
-        shape = _LineShape(template, tuple(size for _, _, size in _result_names(header)))
-        if self._op_types.get(name) is op_type and len(self._shapes) < _MAX_OP_TEXTS:
-            self._shapes[(key, token)] = shape
+        sizes = tuple(size for _, _, size in _result_names(header))
+        if self._op_types.get(name) is not op_type or len(self._shapes) >= _MAX_OP_TEXTS:
+            return _LineShape(template, sizes)
+        shape = self._shapes[(key, token)] = _LineShape(template, sizes, texts, token)
         return shape
 
     def _op_type(self, name: str) -> type[Operation] | None:
