@@ -26,8 +26,9 @@ from contextlib import contextmanager
 from functools import partial
 from typing import TypeVar
 
-from xdsl.dialects.builtin import LocationAttr, StringAttr, SymbolRefAttr, UnknownLoc
-from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
+from xdsl.dialects.builtin import UNKNOWN_LOC, LocationAttr, StringAttr, SymbolRefAttr, UnknownLoc
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue, SSAValues, TypeAttribute, Use
+from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, StringLiteral
@@ -245,9 +246,10 @@ _RESULT = re.compile(r"%([0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?::([0-9]+))?", re
 #: What follows an op's line, as far as the op's parser may look at it (an
 #: optional trailing element is decided on the next token): the next op's
 #: results or a block label (whatever their names), a closing brace or the end,
-#: or a name or string in full. Anything else is never templated.
+#: or a name or string in full. Anything else is never templated. Whitespace and
+#: comments are skipped whole (atomic): a `%` inside a comment is no next token.
 _FOLLOW = re.compile(
-    r'(?:\s+|//[^\n]*\n?)*(?:(%|\^|\}|\Z)|([A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n]*"))', re.ASCII
+    r'(?>(?:\s+|//[^\n]*\n?)*)(?:(%|\^|\}|\Z)|([A-Za-z_][A-Za-z0-9_$.]*|"[^"\\\n]*"))', re.ASCII
 )
 
 #: A location written in an op's text (`loc(...)`, `loc(unknown)` included):
@@ -264,10 +266,12 @@ class _OpTemplate:
     resolution took (and with which type), the order of the operands among those
     values, and everything else the op is made of (all of it fixed by the text).
     `use_count` is the number of SSA uses the text has: a line of the same key
-    with another number has a bare `%` where the template had a use. `create`
-    makes the op (see :func:`_creator`)."""
+    with another number has a bare `%` where the template had a use. `build`
+    makes the op from its operands and location: :meth:`_assemble` where that
+    gives what `create` (see :func:`_creator`) gives, else `create` itself."""
 
-    __slots__ = ("op_type", "create", "uses", "use_count", "order", "result_types", "properties", "attributes")
+    __slots__ = ("op_type", "create", "build", "uses", "use_count", "order", "result_types", "properties",
+                 "attributes")
 
     def __init__(self, op_type, uses, use_count, order, result_types, properties, attributes):
         self.op_type = op_type
@@ -278,6 +282,132 @@ class _OpTemplate:
         self.result_types = result_types
         self.properties = properties
         self.attributes = attributes
+        self.build = self._assemble if self._assembles_as_created() else self._create
+
+    def _create(self, operands, location):
+        return self.create(operands=operands, result_types=self.result_types, properties=self.properties,
+                           attributes=self.attributes, location=location)
+
+    def _assemble(self, operands, location):
+        """The op `Operation.create` makes of these operands and the template's
+        results, properties and attributes, set field by field as xDSL's
+        constructor sets them (the same order, the same use lists) without its
+        general work: no defaults to fill (the template's dictionaries have
+        them), no successors or regions."""
+        op = _new(self.op_type)
+        uses = []
+        index = 0
+        for value in operands:
+            first = value.first_use
+            use = _Use(op, index, None, first)
+            if first is not None:
+                first._prev_use = use
+            value.first_use = use
+            uses.append(use)
+            index += 1
+        op._operands = _SSAValues(operands)
+        op._operand_uses = tuple(uses)
+        result_types = self.result_types
+        if len(result_types) == 1:
+            op.results = _SSAValues((_OpResult(result_types[0], op, 0),))
+        else:
+            op.results = _SSAValues([_OpResult(t, op, i) for i, t in enumerate(result_types)])
+        op.properties = self.properties.copy()
+        op.attributes = self.attributes.copy()
+        op.location = _UNKNOWN_LOC if location is None else location
+        op._successors = ()
+        op._successor_uses = ()
+        op.regions = ()
+        return op
+
+    def _assembles_as_created(self) -> bool:
+        """Whether :meth:`_assemble` makes what `create` makes: xDSL's own `create`
+        and `__post_init__` (which fills only defaults), and a probe without
+        operands alike in fields, dictionaries and results."""
+        op_type = self.op_type
+        create = self.create
+        if not (getattr(create, "__func__", None) is _BASE_CREATE
+                or (isinstance(create, partial) and create.func is _BASE_CREATE and create.args == (op_type,)
+                    and not create.keywords)):
+            return False
+        if op_type.__post_init__ not in _PLAIN_POST_INITS or op_type.__new__ is not _new:
+            return False
+        try:
+            created = self._create((), None)
+            assembled = self._assemble((), None)
+        except Exception:
+            return False
+        return (list(created.__dict__) == list(assembled.__dict__)
+                and list(created.properties.items()) == list(assembled.properties.items())
+                and list(created.attributes.items()) == list(assembled.attributes.items())
+                and [(type(r), r.type, r.index) for r in created.results]
+                == [(type(r), r.type, r.index) for r in assembled.results]
+                and created.location is assembled.location)
+
+
+class _LineShape:
+    """A template as a whole line (its results' names and its uses made `%`)
+    rebuilds it: the sizes of the result groups the line binds (the first names
+    of the line) and, offset past them, which name each operand takes (with
+    which type). `fits` is False when the line binds another count of results
+    than the template has (such a line is declined). `next` is the shape the
+    line after one of this shape had last: a decoder's layers repeat one
+    sequence of lines, so the next line is first tried against its `pattern`
+    (:func:`_line_pattern`), which matches a line of that shape and the token
+    after it at once. A pattern costs about a millisecond to compile, so a
+    shape gets one (when it has `texts`) after `_PATTERN_AFTER` lines read
+    the general way."""
+
+    __slots__ = ("template", "sizes", "uses", "name_count", "fits", "texts", "token", "seen", "pattern", "next")
+
+    def __init__(self, template: _OpTemplate, sizes: tuple[int, ...], texts: list[str] | None = None,
+                 token: str | None = None):
+        self.template = template
+        self.sizes = sizes
+        self.uses = tuple((len(sizes) + k, value_type) for k, value_type in template.uses)
+        self.name_count = len(sizes) + template.use_count
+        bound = sum(sizes)
+        self.fits = not bound or bound == len(template.result_types)
+        self.texts = texts
+        self.token = token
+        self.seen = 0
+        self.pattern: re.Pattern[str] | None = None
+        self.next: _LineShape | None = None
+
+    def read_again(self) -> None:
+        """Count a line of this shape read the general way; compile its pattern
+        when lines of it have become frequent enough to pay for it."""
+        self.seen += 1
+        if self.seen == _PATTERN_AFTER and self.texts is not None:
+            self.pattern = _line_pattern(self.texts, self.token)
+
+
+#: Lines of a shape read the general way before it gets a pattern (each line
+#: read by one saves a few microseconds).
+_PATTERN_AFTER = 64
+
+
+#: One SSA name of a line as `_SPLIT_USES` splits it out, atomic: the same name
+#: and index, never a shorter one to let the text after it match.
+_NAME_SLOT = r"(?>%([0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?:#([0-9]+))?)"
+
+#: What may follow an identifier that `_FOLLOW` takes whole.
+_IDENTIFIER_GOES_ON = r"(?![A-Za-z0-9_$.])"
+
+
+def _line_pattern(texts: list[str], token: str | None) -> re.Pattern[str]:
+    """What matches exactly the lines that `_SPLIT_USES` splits into `texts`
+    around their names (lines without strings or comments), up to the line's
+    end, and then what `_FOLLOW` skips and a next token of `token`'s (its
+    groups: each name and index; its end: where that token starts)."""
+    if token is None:
+        after = r"\Z"
+    elif token[0] in '%^}"':
+        after = "(?=" + re.escape(token) + ")"
+    else:
+        after = "(?=" + re.escape(token) + _IDENTIFIER_GOES_ON + ")"
+    line = _NAME_SLOT.join(map(re.escape, texts))
+    return re.compile(line + r"(?=\n|\Z)(?>(?:\s+|//[^\n]*\n?)*)" + after, re.ASCII)
 
 
 def _creator(op_type: type[Operation], result_types, properties, attributes) -> Callable[..., Operation]:
@@ -301,6 +431,24 @@ def _creator(op_type: type[Operation], result_types, properties, attributes) -> 
 
 
 _BASE_CREATE = Operation.create.__func__
+_PLAIN_POST_INITS = (Operation.__post_init__, IRDLOperation.__post_init__)
+_new = object.__new__
+_Use = Use
+_OpResult = OpResult
+_SSAValues = SSAValues
+_UNKNOWN_LOC = UNKNOWN_LOC
+_DIGITS = "0123456789"
+_dict_set = dict.__setitem__
+
+
+def _name_hint(name: str) -> str | None:
+    """The name hint xDSL gives a value defined as `%name` (for the ASCII names
+    SSA uses have): none for a number, else the name without a `_<digits>`
+    suffix (`SSAValue.extract_valid_name`)."""
+    if name[0] in _DIGITS:
+        return None
+    stem = name.rstrip(_DIGITS)
+    return stem[:-1] if stem != name and stem[-1] == "_" else name
 
 _OPERATION_FIELDS: dict[type[Operation], frozenset[str]] = {}
 
@@ -406,6 +554,7 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
         self._templates: dict[tuple[type[Operation], bool, str, str | None], _OpTemplate | None] = {}
         self._dialect_names: dict[type[Operation], str] = {}
         self._op_types: dict[str, type[Operation]] = {}
+        self._shapes: dict[tuple[str, str | None], _LineShape] = {}
         #: The operand resolutions of the op being parsed for a template; None
         #: (meaning: do not make one) after an untyped resolution.
         self._resolutions: list[tuple[UnresolvedOperand, Attribute, SSAValue]] | None = None
@@ -443,40 +592,155 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
 
     def _rebuild_ops(self, block: Block) -> None:
         """Add to `block` the ops that templates rebuild from the lines at the
-        current token on; the lexer goes on at the first line that is not one."""
+        current token on; the lexer goes on at the first line that is not one.
+        A line is looked up by its text with its SSA names made `%` (and the
+        token after it): one scan of the line, one dictionary lookup."""
         if not self._templates or not self._may_rebuild_ops():
             return
+        content = self._content
+        find = content.find
+        follow_at = _FOLLOW.match
+        split = _SPLIT_USES.split
+        shapes = self._shapes
+        defined = self.ssa_values
+        lookup = defined.get
+        log = defined.log
+        forward = self.forward_ssa_references
+        locate = self._op_location
+        last = block._last_op
         pos = start = self._current_token.span.start
-        while (found := self._template_at(pos)) is not None:
-            rebuilt = self._rebuild(pos, *found)
-            if rebuilt is None:  # xDSL's parser reads the line
+        previous: _LineShape | None = None
+        while True:
+            predicted = None if previous is None else previous.next
+            if (predicted is not None and predicted.pattern is not None
+                    and (found := predicted.pattern.match(content, pos)) is not None):
+                # The line after the previous one's shape, as last time.
+                shape = predicted
+                groups = found.groups()
+                names = groups[0::2]
+                indices = groups[1::2]
+                next_pos = found.end()
+            else:
+                end = find("\n", pos)
+                if end == -1:
+                    end = len(content)
+                follow = follow_at(content, end)
+                if follow is None:
+                    break
+                token = follow[1] or follow[2]
+                line = content[pos:end]
+                if '"' in line or "//" in line:
+                    key, names, indices = _text_key(line)
+                    texts = None
+                else:
+                    parts = split(line)
+                    texts = parts[::3]
+                    key = "%".join(texts)
+                    names = parts[1::3]
+                    indices = parts[2::3]
+                shape = shapes.get((key, token))
+                if shape is None:
+                    shape = self._line_shape(pos, end, key, texts, token)
+                    if shape is None:
+                        break
+                if len(names) != shape.name_count:  # a bare `%` where the template has a use
+                    break
+                if previous is not None:
+                    previous.next = shape
+                shape.read_again()
+                next_pos = follow.start(follow.lastindex)
+            # The names it binds: as many values as the op has, new, once each, without an index.
+            sizes = shape.sizes
+            bound = len(sizes)
+            if not shape.fits:
+                self._declined(pos)
                 break
-            op, pos = rebuilt
-            block.add_op(op)
+            if bound == 1:
+                name = names[0]
+                if indices[0] is not None or name in defined or name in forward:
+                    self._declined(pos)
+                    break
+            elif bound and (any(indices[k] is not None for k in range(bound))
+                            or any(name in defined or name in forward for name in names[:bound])
+                            or len(set(names[:bound])) != bound):
+                self._declined(pos)
+                break
+            # The values it uses: defined (no forward reference), in range, typed as the template's.
+            values = []
+            for k, value_type in shape.uses:
+                found = lookup(names[k])
+                index = indices[k]
+                index = 0 if index is None else int(index)
+                if found is None or index >= len(found):
+                    values = None
+                    break
+                value = found[index]
+                if value._type is not value_type and value._type != value_type:  # `value.type`
+                    values = None
+                    break
+                values.append(value)
+            if values is None:
+                self._declined(pos)
+                break
+            template = shape.template
+            order = template.order
+            op = template.build(values if order is None else [values[i] for i in order], locate(pos))
+            if bound:
+                results = tuple(op.results)
+                index = 0
+                for name, size in zip(names, sizes):
+                    group = results[index : index + size]
+                    index += size
+                    log.append((name, _ABSENT))  # `defined[name] = group`, known new
+                    _dict_set(defined, name, group)
+                    if name[0] not in _DIGITS:  # `_name_hint(name)`, inline
+                        stem = name.rstrip(_DIGITS)
+                        hint = stem[:-1] if stem != name and stem[-1] == "_" else name
+                        for value in group:
+                            value._name = hint
+            # `block.add_op(op)` for an op known to be new and without regions.
+            op.parent = block
+            if last is None:
+                block._first_op = op
+            else:
+                op._prev_op = last
+                op._next_op = None
+                last._next_op = op
+            block._last_op = op
+            last = op
+            pos = next_pos
+            previous = shape
         if pos != start:
             self.skip_to(pos)
 
-    def _template_at(self, pos: int) -> tuple[_OpTemplate, re.Match[str], list[str], list[str | None], int] | None:
-        """The template of the line at `pos`, the line's op header, the names and
-        tuple indices of its uses, and where the next token starts."""
+    def _declined(self, pos: int) -> None:
+        """The line at `pos` has a template but is not as it needs (xDSL's parser
+        reads it, and reports what is wrong with it)."""
+
+    def _line_shape(self, pos: int, end: int, key: str, texts: list[str] | None,
+                    token: str | None) -> _LineShape | None:
+        """The template of the line from `pos` to `end` (whose key is `key`, the
+        `texts` between its names joined, None for a line with strings or
+        comments) followed by `token`, as a :class:`_LineShape`; remembered under
+        the key when the line's op name means its op anywhere (not by a dialect
+        of the stack), and only then given its `texts` (for a pattern)."""
         content = self._content
         header = _OP_START.match(content, pos)
-        if header is None:
+        if header is None or header.end() > end:
             return None
-        name_end = header.end()
-        end = content.find("\n", name_end)
-        if end == -1:
-            end = len(content)
-        follow = _FOLLOW.match(content, end)
-        if follow is None:
+        name = header.group("name")
+        generic = name is None
+        if generic:
+            name = header.group("generic")
+        op_type = self._op_type(name)
+        template = self._templates.get((op_type, generic, _text_key(content[header.end() : end])[0], token))
+        if template is None:
             return None
-        generic = header.group("name") is None
-        op_type = self._op_type(header.group("generic") if generic else header.group("name"))
-        key, names, indices = _text_key(content[name_end:end])
-        template = self._templates.get((op_type, generic, key, follow.group(1) or follow.group(2)))
-        if template is None or len(names) != template.use_count:
-            return None
-        return template, header, names, indices, follow.start(follow.lastindex)
+        sizes = tuple(size for _, _, size in _result_names(header))
+        if self._op_types.get(name) is not op_type or len(self._shapes) >= _MAX_OP_TEXTS:
+            return _LineShape(template, sizes)
+        shape = self._shapes[(key, token)] = _LineShape(template, sizes, texts, token)
+        return shape
 
     def _op_type(self, name: str) -> type[Operation] | None:
         """xDSL's op class for `name` here. A class found under `name` itself
@@ -488,47 +752,6 @@ class RepeatedOpParser(TypeCachingParser, ScopedValuesParser):
             if op_type is not None and op_type.name == name:
                 self._op_types[name] = op_type
         return op_type
-
-    def _rebuild(self, pos: int, template: _OpTemplate, header: re.Match[str], names: list[str],
-                 indices: list[str | None], next_pos: int) -> tuple[Operation, int] | None:
-        """The op of the line at `pos` made as `template` says, from the values its
-        names (and results) stand for now, and `next_pos`; None when they are not
-        all as the template needs them."""
-        defined = self.ssa_values
-        values = []
-        for k, value_type in template.uses:
-            found = defined.get(names[k])
-            index = 0 if indices[k] is None else int(indices[k])
-            if found is None or index >= len(found):  # a forward reference, or out of range
-                return None
-            value = found[index]
-            if value.type is not value_type and value.type != value_type:
-                return None
-            values.append(value)
-        bound = _result_names(header)
-        forward = self.forward_ssa_references
-        if any(name in defined or name in forward for name, _, _ in bound):
-            return None  # defined twice, or used before (xDSL's parser resolves or reports it)
-        if len(bound) > 1 and len({name for name, _, _ in bound}) != len(bound):
-            return None  # bound twice
-        n_bound = sum(size for _, _, size in bound)
-        if n_bound and n_bound != len(template.result_types):
-            return None
-        order = template.order
-        op = template.create(
-            operands=values if order is None else [values[i] for i in order],
-            result_types=template.result_types,
-            properties=template.properties,
-            attributes=template.attributes,
-            location=self._op_location(pos),
-        )
-        index = 0
-        source = self._source
-        for name, start, size in bound:
-            span = Span(start, start + 1 + len(name), source)
-            self._register_ssa_definition(name, op.results[index : index + size], span)
-            index += size
-        return op, next_pos
 
     def parse_operation(self) -> Operation:
         content = self._content

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from itertools import accumulate, repeat
+from operator import add
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
@@ -24,12 +26,8 @@ class LineIndex:
     """Maps byte offsets of a text to 1-based (line, column) in O(log lines)."""
 
     def __init__(self, text: str):
-        self._starts = [0]
-        find = text.find
-        pos = find("\n")
-        while pos != -1:
-            self._starts.append(pos + 1)
-            pos = find("\n", pos + 1)
+        # Each line starts one past the previous line's end (sums taken in C).
+        self._starts = [0, *accumulate(map(add, map(len, text.split("\n")[:-1]), repeat(1)))]
 
     def line_col(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._starts, offset)
@@ -100,11 +98,21 @@ class LocatingParser(OpaqueBodyParser, RepeatedOpParser):
         return op
 
     def _op_location(self, start: int) -> FileLineColLoc:
-        line, col = self._lines.line_col(start)
+        starts = self._lines._starts  # `self._lines.line_col(start)`, asked for every op
+        line = bisect.bisect_right(starts, start)
+        col = start - starts[line - 1] + 1
         column = self._columns.get(col)
         if column is None:
             column = self._columns[col] = IntAttr(col)
-        return file_line_col(self._file, line, column)
+        # `file_line_col(self._file, line, column)`, inline.
+        line_attr = _new(IntAttr)
+        line_attr.__dict__["data"] = line
+        location = _new(FileLineColLoc)
+        fields = location.__dict__
+        fields["filename"] = self._file
+        fields["line"] = line_attr
+        fields["column"] = column
+        return location
 
     def _may_rebuild_ops(self) -> bool:
         return not self.in_opaque_body()
@@ -125,13 +133,17 @@ def file_line_col(file: StringAttr, line: int, column: IntAttr) -> FileLineColLo
     """`FileLineColLoc(file, IntAttr(line), column)` without xDSL's verification of
     its parameters (of these types by construction): a third of an op's location
     cost, paid on every op read."""
-    line_attr = IntAttr.__new__(IntAttr)
-    object.__setattr__(line_attr, "data", line)
-    location = FileLineColLoc.__new__(FileLineColLoc)
-    object.__setattr__(location, "filename", file)
-    object.__setattr__(location, "line", line_attr)
-    object.__setattr__(location, "column", column)
+    line_attr = _new(IntAttr)
+    line_attr.__dict__["data"] = line  # as `object.__setattr__` sets a frozen field
+    location = _new(FileLineColLoc)
+    fields = location.__dict__
+    fields["filename"] = file
+    fields["line"] = line_attr
+    fields["column"] = column
     return location
+
+
+_new = object.__new__
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,9 @@ from xdsl.utils.exceptions import VerifyException
 __all__ = ["ExecuteRegionOp", "ForOp", "IfOp", "IndexSwitchOp", "ScfMlirSyntax"]
 
 
+_INDEX = IndexType()
+
+
 def _with_implicit_yield(region: Region) -> Region:
     """Give a region without a terminator the result-less `scf.yield` MLIR's parser
     adds (an empty region gets a block holding only that yield)."""
@@ -225,7 +228,7 @@ class ForOp(xscf.ForOp):
             carried = parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment)
             types = _parse_arrow_types(parser)
         inits = parser.resolve_operands([c[1] for c in carried], types, pos)
-        index_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+        index_type = parser.parse_type() if parser.parse_optional_punctuation(":") else _INDEX
         lb, ub, step = (parser.resolve_operand(b, index_type) for b in bounds)
         arguments = [induction.resolve(index_type)] + [
             c[0].resolve(t) for c, t in zip(carried, types, strict=True)
@@ -233,7 +236,9 @@ class ForOp(xscf.ForOp):
         body = parser.parse_region(arguments)
         if not carried:
             _with_implicit_yield(body)
-        op = cls(lb, ub, step, inits, body)
+        # `cls(lb, ub, step, inits, body)` without IRDL's argument building (a
+        # decoder reads a loop per layer).
+        op = cls.create(operands=[lb, ub, step, *inits], result_types=[v.type for v in inits], regions=[body])
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
