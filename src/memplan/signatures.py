@@ -83,14 +83,25 @@ class Signatures:
         return (head, signature) if signature else ()
 
     def _signature(self, op: Operation) -> tuple[object, ...]:
-        ids, intern = self._ids.get, self._intern
+        ids = self._ids
+        try:  # every object already known, the common case: no call per value
+            return (
+                *[ids[id(v._type)] for v in op._operands],  # pyright: ignore[reportPrivateUsage]
+                None, *[ids[id(r._type)] for r in op.results],  # pyright: ignore[reportPrivateUsage]
+                *[x for n, a in op.properties.items() for x in (n, ids[id(a)])],
+                None,
+                *[x for n, a in op.attributes.items() for x in (n, ids[id(a)])],
+            )
+        except KeyError:
+            pass
+        get, intern = ids.get, self._intern
         try:
             return (
-                *[ids(id(v.type)) or intern(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
-                None, *[ids(id(r.type)) or intern(r.type) for r in op.results],
-                *[x for n, a in op.properties.items() for x in (n, ids(id(a)) or intern(a))],
+                *[get(id(v.type)) or intern(v.type) for v in op._operands],  # pyright: ignore[reportPrivateUsage]
+                None, *[get(id(r.type)) or intern(r.type) for r in op.results],
+                *[x for n, a in op.properties.items() for x in (n, get(id(a)) or intern(a))],
                 None,
-                *[x for n, a in op.attributes.items() for x in (n, ids(id(a)) or intern(a))],
+                *[x for n, a in op.attributes.items() for x in (n, get(id(a)) or intern(a))],
             )
         except TypeError:
             return ()
