@@ -33,8 +33,13 @@ class Signatures:
         self._first: dict[Attribute, int] = {}
         self._kept: list[Attribute] = []
         self._passed: set[tuple[object, ...]] = set()
-        # Signatures by op id (ops stay while the IR is only read).
-        self._op_keys: dict[int, tuple[object, ...]] | None = None
+        # Each distinct signature's number: keys and the table by op hold ints,
+        # which the garbage collector does not track (a tuple kept per op made
+        # it run a collection every 700 ops, a full one on a large module).
+        self._numbers: dict[tuple[object, ...], int] = {}
+        # Signature numbers by op id (ops stay while the IR is only read); -1:
+        # no key.
+        self._op_keys: dict[int, int] | None = None
 
     def unknown(self, head: object, op: Operation) -> tuple[object, ...] | None:
         """None when an op of `op`'s signature under `head` passed; else the key
@@ -75,23 +80,32 @@ class Signatures:
         """`op`'s signature under `head`; empty when an attribute is unhashable
         (no key: nothing may be shared)."""
         memo = self._op_keys
-        signature = None if memo is None else memo.get(id(op))
-        if signature is None:
+        number = None if memo is None else memo.get(id(op))
+        if number is None:
             signature = self._signature(op)
+            if signature:
+                number = self._numbers.get(signature)
+                if number is None:
+                    number = self._numbers[signature] = len(self._numbers)
+            else:
+                number = -1
             if memo is not None:
-                memo[id(op)] = signature
-        return (head, signature) if signature else ()
+                memo[id(op)] = number
+        return (head, number) if number >= 0 else ()
 
     def _signature(self, op: Operation) -> tuple[object, ...]:
         ids = self._ids
         try:  # every object already known, the common case: no call per value
-            return (
-                *[ids[id(v._type)] for v in op._operands],  # pyright: ignore[reportPrivateUsage]
-                None, *[ids[id(r._type)] for r in op.results],  # pyright: ignore[reportPrivateUsage]
-                *[x for n, a in op.properties.items() for x in (n, ids[id(a)])],
-                None,
-                *[x for n, a in op.attributes.items() for x in (n, ids[id(a)])],
-            )
+            parts = [ids[id(v._type)] for v in op._operands]  # pyright: ignore[reportPrivateUsage]
+            parts.append(None)
+            for result in op.results:
+                parts.append(ids[id(result._type)])  # pyright: ignore[reportPrivateUsage]
+            for name, value in op.properties.items():
+                parts += (name, ids[id(value)])
+            parts.append(None)
+            for name, value in op.attributes.items():
+                parts += (name, ids[id(value)])
+            return tuple(parts)
         except KeyError:
             pass
         get, intern = ids.get, self._intern
