@@ -79,6 +79,11 @@ class Signatures:
     def key(self, head: object, op: Operation) -> tuple[object, ...]:
         """`op`'s signature under `head`; empty when an attribute is unhashable
         (no key: nothing may be shared)."""
+        number = self.number(op)
+        return (head, number) if number >= 0 else ()
+
+    def number(self, op: Operation) -> int:
+        """The number of `op`'s signature; -1 when an attribute is unhashable."""
         memo = self._op_keys
         number = None if memo is None else memo.get(id(op))
         if number is None:
@@ -91,7 +96,12 @@ class Signatures:
                 number = -1
             if memo is not None:
                 memo[id(op)] = number
-        return (head, number) if number >= 0 else ()
+        return number
+
+    @property
+    def memoizing(self) -> bool:
+        """Whether each op's signature is kept (within `reading`)."""
+        return self._op_keys is not None
 
     def _signature(self, op: Operation) -> tuple[object, ...]:
         ids = self._ids

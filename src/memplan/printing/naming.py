@@ -101,7 +101,7 @@ class _ArithConstantNames(AsmResultNames):
 
     def result_names(self, op: Operation) -> Sequence[str | None]:
         value = op.properties.get("value")
-        type = op.results[0].type
+        type = op.results[0]._type  # pyright: ignore[reportPrivateUsage]
         if isinstance(value, IntegerAttr):
             if isinstance(type, IntegerType) and type.width.data == 1:
                 return ("true" if value.value.data else "false",)
@@ -204,6 +204,7 @@ class _SsaNames:
         self.named_groups: dict[Operation, list[tuple[str, int]]] = {}
         self.use_names = not generic
         self.keep_names = keep_names and not generic
+        self._result_names: dict[type[Operation], AsmResultNames | None] = {}
         root = _Scope(None)
         counters = _Counters()
         pending: list[tuple[Region, _Counters, _Scope]] = [
@@ -216,12 +217,12 @@ class _SsaNames:
             if generic:
                 counters = shared
             scope = _Scope(parent)
+            holders: list[Operation] = []  # its ops with regions
             for block in region.blocks:
-                self._number_block(block, counters, scope)
-            for block in region.blocks:
-                for op in block.ops:
-                    for nested in op.regions:
-                        pending.append((nested, counters.copy(), scope))
+                self._number_block(block, counters, scope, holders)
+            for op in holders:
+                for nested in op.regions:
+                    pending.append((nested, counters.copy(), scope))
             shared = counters
 
     def _unique(self, name: str, counters: _Counters, scope: _Scope) -> str:
@@ -235,7 +236,9 @@ class _SsaNames:
         scope.names.add(name)
         return name
 
-    def _number_block(self, block: Block, counters: _Counters, scope: _Scope) -> None:
+    def _number_block(self, block: Block, counters: _Counters, scope: _Scope, holders: list[Operation]) -> None:
+        """Name `block`'s arguments and its ops' results; add its ops with regions
+        to `holders`."""
         is_entry = block.parent is not None and block.parent.blocks.first is block
         for arg in block.args:
             # MLIR renames entry-block arguments `%argN` whatever the source said;
@@ -251,8 +254,16 @@ class _SsaNames:
             else:
                 self.names[arg] = str(counters.value)
                 counters.value += 1
-        for op in block.ops:
-            self._number_op(op, counters, scope)
+        op = block._first_op  # pyright: ignore[reportPrivateUsage]
+        while op is not None:
+            results = op.results
+            if len(results) == 1:
+                self._number_result(op, results[0], counters, scope)
+            elif results:
+                self._number_op(op, counters, scope)
+            if op.regions:
+                holders.append(op)
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
 
     def _number_op(self, op: Operation, counters: _Counters, scope: _Scope) -> None:
         results = op.results
@@ -298,7 +309,9 @@ class _SsaNames:
         """`_number_op` for the one result of most ops (no groups to form)."""
         hint = result.name_hint if self.keep_names else None
         if self.use_names and not hint:
-            trait = get_interface(op, AsmResultNames)
+            trait = self._result_names.get(type(op), self)
+            if trait is self:
+                trait = self._result_names[type(op)] = get_interface(op, AsmResultNames)
             if trait is not None:
                 defaults = trait.result_names(op)
                 hint = defaults[0] if defaults else None

@@ -110,6 +110,21 @@ class FastOutputPrinter(Printer):
             self._flush()
 
 
+    def _print_line(self, text: str) -> None:
+        """A new line, then `text` (without a newline), in one write."""
+        if self._next_line_callback:
+            self._print_new_line()
+            self.print_string(text)
+            return
+        spaces = self._indent * self.indent_num_spaces
+        self._emit((_NEW_LINES[spaces] if spaces < len(_NEW_LINES) else "\n" + " " * spaces) + text)
+        self._current_line += 1
+        self._current_column = spaces + len(text)
+        pending = self._pending
+        if pending is not None and len(pending) > _FLUSH_AT:
+            self._flush()
+
+
 _NEW_LINES = tuple("\n" + " " * n for n in range(64))
 
 _BYTES = tuple(

@@ -22,9 +22,9 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnregisteredOp,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, OpTrait
+from xdsl.traits import IsolatedFromAbove, IsTerminator, OpTrait
 
 from memplan import providers
 from memplan.interfaces import SignaturePrinter, get_interface
@@ -110,11 +110,13 @@ _MAY_ALIAS = _MayAlias()
 
 
 def collect_aliases(
-    module: Operation, only: set[Attribute] | None = None
+    module: Operation, only: set[Attribute] | None = None, signatures: Signatures | None = None
 ) -> dict[Attribute, str]:
     """Aliases in MLIR's order: by depth (an alias nested in another's text comes
     first), then by name, then in first-use order; numbered as MLIR numbers them
-    (`#x`, `#x1`, ...) in that order. With `only`, for those attributes alone."""
+    (`#x`, `#x1`, ...) in that order. With `only`, for those attributes alone.
+    With `signatures`, an op without regions whose signature an earlier op had
+    is skipped: its attributes and types equal that op's, already seen."""
     stems: dict[Attribute, str] = {}
     # Each attribute object is expanded once, in pre-order: a decoder's types
     # repeat on tens of thousands of ops, and the first occurrence of an object
@@ -132,7 +134,16 @@ def collect_aliases(
             if id(nested) not in expanded:
                 expand(nested)
 
-    for op in module.walk():
+    number = None if signatures is None else signatures.number
+    seen: set[int] = set()
+
+    def visit(op: Operation) -> None:
+        if number is not None and not op.regions:
+            signature = number(op)
+            if signature in seen:
+                return
+            if signature >= 0:
+                seen.add(signature)
         for top in op.attributes.values():
             if id(top) not in expanded:
                 expand(top)
@@ -140,16 +151,22 @@ def collect_aliases(
             if id(top) not in expanded:
                 expand(top)
         for result in op.results:
-            if id(top := result.type) not in expanded:
+            if id(top := result._type) not in expanded:  # pyright: ignore[reportPrivateUsage]
                 expand(top)
-        for operand in op.operands:
-            if id(top := operand.type) not in expanded:
+        for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
+            if id(top := operand._type) not in expanded:  # pyright: ignore[reportPrivateUsage]
                 expand(top)
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.args:
-                    if id(top := arg.type) not in expanded:
+                    if id(top := arg._type) not in expanded:  # pyright: ignore[reportPrivateUsage]
                         expand(top)
+                child = block._first_op  # pyright: ignore[reportPrivateUsage]
+                while child is not None:
+                    visit(child)
+                    child = child._next_op  # pyright: ignore[reportPrivateUsage]
+
+    visit(module)
     depths: dict[Attribute, int] = {}
 
     def depth(attribute: Attribute) -> int:
@@ -199,6 +216,8 @@ class MlirStructurePrinter(FastOutputPrinter):
         # table may be shared (`print_module`).
         self.signatures = Signatures()
         self._templates: dict[tuple[object, ...], _Template | None] = {}
+        # Ops' printed names by the enclosing op's default dialect and op class.
+        self._short_names: dict[str, dict[type[Operation], str]] = {}
 
     local_scope: bool = False
     """mlir-opt's `--mlir-print-local-scope`: every attribute inline, no aliases."""
@@ -211,13 +230,13 @@ class MlirStructurePrinter(FastOutputPrinter):
         an identity layout): a dry run finds them, and they are numbered among
         themselves.
         """
-        aliases = {} if self.local_scope else collect_aliases(module)
+        aliases = {} if self.local_scope else collect_aliases(module, signatures=self._read_signatures())
         # Only maps may go unprinted (ops' custom syntax, dropped identity layouts);
         # the dry run, a second print, is paid only then.
         if any(isinstance(a, AffineMapAttr | AffineSetAttr) for a in aliases):
             used = self._printed_aliases(module, aliases)
             if len(used) != len(aliases):
-                aliases = collect_aliases(module, only=used)
+                aliases = collect_aliases(module, only=used, signatures=self._read_signatures())
         self._cache_texts = False
         for attribute, name in aliases.items():
             # A definition names the aliases nested in it (defined before it).
@@ -228,6 +247,10 @@ class MlirStructurePrinter(FastOutputPrinter):
         self._aliases = aliases
         self._cache_texts = True
         self.print_op(module)
+
+    def _read_signatures(self) -> Signatures | None:
+        """The signatures' table when it keeps each op's (the IR is only read)."""
+        return self.signatures if self.signatures.memoizing else None
 
     def _printed_aliases(self, module: ModuleOp, aliases: dict[Attribute, str]) -> set[Attribute]:
         used: set[Attribute] = set()
@@ -319,6 +342,76 @@ class MlirStructurePrinter(FastOutputPrinter):
             self._print_custom_op(op, plan)
         finally:
             self._default_dialects.pop()
+
+    def print_block(
+        self,
+        block: Block,
+        print_block_args: bool = True,
+        print_block_terminator: bool = True,
+    ) -> None:
+        """xDSL's `print_block`, with each op whose line a template gives (the
+        later ops of a signature, most of a decoder) written as one string
+        without the calls of `print_op`."""
+        names = self._value_names()
+        if (
+            print_block_args
+            or names is None
+            or self.print_generic_format
+            or self.print_debuginfo
+            or self._used_aliases is not None
+            or self.diagnostic.op_messages
+        ):
+            super().print_block(block, print_block_args, print_block_terminator)
+            return
+        plans, templates, key = self._plans, self._templates, self.signatures.key
+        enclosing = self._default_dialects[-1]
+        short_names = self._short_names.setdefault(enclosing, {})
+        self._indent += 1
+        try:
+            op = block._first_op  # pyright: ignore[reportPrivateUsage]
+            while op is not None:
+                cls = type(op)
+                if not print_block_terminator and op.has_trait(IsTerminator, value_if_unregistered=False):
+                    op = op._next_op  # pyright: ignore[reportPrivateUsage]
+                    continue
+                line = None
+                plan = plans.get(cls)
+                if plan is not None and plan.templated and len(op.results) < 2:
+                    template = templates.get(key(cls, op))
+                    if template is not None and template.one_line:
+                        try:
+                            own = [names[v] for v in op._operands]  # pyright: ignore[reportPrivateUsage]
+                            head = ""
+                            if op.results:
+                                result = names[op.results[0]]
+                                own.append(result)
+                                head = f"%{result} = "
+                            short = short_names.get(cls)
+                            if short is None:
+                                short = self._enclosed_short_name(op, enclosing)
+                                if short is not None:
+                                    short_names[cls] = short
+                            if short is not None:
+                                line = head + short + template.filled(own)
+                        except KeyError:
+                            pass
+                if line is None:
+                    self._print_new_line()
+                    self.print_op(op)
+                else:
+                    self._print_line(line)
+                op = op._next_op  # pyright: ignore[reportPrivateUsage]
+        finally:
+            self._indent -= 1
+
+    def _enclosed_short_name(self, op: Operation, enclosing: str) -> str | None:
+        """`_short_name` of an op in an op whose default dialect is `enclosing`,
+        when it depends on nothing else (None: a `builtin` op, for which it
+        does)."""
+        dialect, _, rest = op.name.partition(".")
+        if dialect == "builtin":
+            return None
+        return rest if dialect == enclosing else op.name
 
     def _short_name(self, op: Operation) -> str:
         name = op.name
@@ -440,6 +533,7 @@ class _Template:
 
     pieces: tuple[str, ...]
     slots: tuple[int, ...]
+    one_line: bool = True
 
     def filled(self, names: list[str]) -> str:
         parts = [self.pieces[0]]
@@ -473,7 +567,8 @@ class _Template:
         slots = split[1::2]
         if len(split) % 2 == 0 or not all(slot.isdigit() and int(slot) < len(values) for slot in slots):
             return None
-        template = _Template(tuple(split[0::2]), tuple(map(int, slots)))
+        pieces = tuple(split[0::2])
+        template = _Template(pieces, tuple(map(int, slots)), not any("\n" in piece for piece in pieces))
         return template if template.filled(own) == printed else None
 
 
@@ -492,6 +587,8 @@ class _OpPlan:
     compiled format's (`CompiledFormat.text`), a `SignaturePrinter`'s print."""
     by_signature: bool
     """`text` depends on nothing but the op's signature and its values' names."""
+    templated: bool
+    """Its ops' lines may be filled in from a template (`_Template`)."""
 
     @staticmethod
     def of(op_type: type[Operation], op: Operation) -> _OpPlan:
@@ -503,13 +600,17 @@ class _OpPlan:
             text, by_signature = print_op.text, print_op.by_signature
         elif print_op is not None and get_interface(op, SignaturePrinter) is not None:
             text, by_signature = _printed_text(print_op), True
+        verbatim = op.has_trait(PrintsVerbatim, value_if_unregistered=False)
+        isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
+        by_signature = by_signature and text is not None
         return _OpPlan(
-            verbatim=op.has_trait(PrintsVerbatim, value_if_unregistered=False),
+            verbatim=verbatim,
             print=print_op,
             default_dialect=trait.dialect if trait is not None else "",
-            isolated=bool(op.get_traits_of_type(IsolatedFromAbove)),
+            isolated=isolated,
             text=text,
-            by_signature=by_signature and text is not None,
+            by_signature=by_signature,
+            templated=by_signature and not verbatim and not isolated,
         )
 
 
