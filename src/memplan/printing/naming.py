@@ -163,6 +163,9 @@ def attach_upstream_result_names() -> None:
     attach_trait(memref.ExtractStridedMetaDataOp, _StridedMetadataNames())
 
 
+_PER_OP = "\x00"
+"""`_SsaNames._fixed_hints` of a class whose ops' names are asked op by op."""
+
 _ARG_NAME = re.compile(r"arg[0-9]+")
 
 
@@ -204,7 +207,9 @@ class _SsaNames:
         self.named_groups: dict[Operation, list[tuple[str, int]]] = {}
         self.use_names = not generic
         self.keep_names = keep_names and not generic
-        self._result_names: dict[type[Operation], AsmResultNames | None] = {}
+        # The sanitized name (None: a number) of the one result of each op of a
+        # class whose names do not depend on the op (without source names).
+        self._fixed_hints: dict[type[Operation], str | None] = {}
         root = _Scope(None)
         counters = _Counters()
         pending: list[tuple[Region, _Counters, _Scope]] = [
@@ -226,7 +231,10 @@ class _SsaNames:
             shared = counters
 
     def _unique(self, name: str, counters: _Counters, scope: _Scope) -> str:
-        if name in scope:
+        outer: _Scope | None = scope
+        while outer is not None and name not in outer.names:  # (`name in scope`)
+            outer = outer.parent
+        if outer is not None:
             base = name
             while True:
                 name = f"{base}_{counters.conflict}"
@@ -254,11 +262,21 @@ class _SsaNames:
             else:
                 self.names[arg] = str(counters.value)
                 counters.value += 1
+        names, hints = self.names, self._fixed_hints
+        by_class = self.use_names and not self.keep_names
         op = block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
             results = op.results
             if len(results) == 1:
-                self._number_result(op, results[0], counters, scope)
+                (result,) = results
+                hint = hints.get(type(op), _PER_OP) if by_class else _PER_OP
+                if hint is _PER_OP:
+                    self._number_result(op, result, counters, scope)
+                elif hint:
+                    names[result] = self._unique(hint, counters, scope)
+                else:
+                    names[result] = str(counters.value)
+                    counters.value += 1
             elif results:
                 self._number_op(op, counters, scope)
             if op.regions:
@@ -309,9 +327,11 @@ class _SsaNames:
         """`_number_op` for the one result of most ops (no groups to form)."""
         hint = result.name_hint if self.keep_names else None
         if self.use_names and not hint:
-            trait = self._result_names.get(type(op), self)
-            if trait is self:
-                trait = self._result_names[type(op)] = get_interface(op, AsmResultNames)
+            trait = get_interface(op, AsmResultNames)
+            if type(trait) is FixedResultNames or trait is None:
+                # The same for every op of the class.
+                fixed = trait.names[0] if trait is not None and trait.names else None
+                self._fixed_hints[type(op)] = sanitize_ssa_name(fixed) if fixed else None
             if trait is not None:
                 defaults = trait.result_names(op)
                 hint = defaults[0] if defaults else None

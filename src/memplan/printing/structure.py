@@ -216,8 +216,9 @@ class MlirStructurePrinter(FastOutputPrinter):
         # table may be shared (`print_module`).
         self.signatures = Signatures()
         self._templates: dict[tuple[object, ...], _Template | None] = {}
-        # Ops' printed names by the enclosing op's default dialect and op class.
-        self._short_names: dict[str, dict[type[Operation], str]] = {}
+        # By the enclosing op's default dialect, and the key of a signature: the
+        # format of the line of an op (`_line_format`).
+        self._line_formats: dict[str, dict[tuple[type[Operation], int], str]] = {}
 
     local_scope: bool = False
     """mlir-opt's `--mlir-print-local-scope`: every attribute inline, no aliases."""
@@ -363,9 +364,10 @@ class MlirStructurePrinter(FastOutputPrinter):
         ):
             super().print_block(block, print_block_args, print_block_terminator)
             return
-        plans, templates, key = self._plans, self._templates, self.signatures.key
-        enclosing = self._default_dialects[-1]
-        short_names = self._short_names.setdefault(enclosing, {})
+        signatures = self.signatures
+        number_of = signatures.number
+        memo = signatures._op_keys  # pyright: ignore[reportPrivateUsage]
+        lines = self._line_formats.setdefault(self._default_dialects[-1], {})
         self._indent += 1
         try:
             op = block._first_op  # pyright: ignore[reportPrivateUsage]
@@ -374,27 +376,21 @@ class MlirStructurePrinter(FastOutputPrinter):
                 if not print_block_terminator and op.has_trait(IsTerminator, value_if_unregistered=False):
                     op = op._next_op  # pyright: ignore[reportPrivateUsage]
                     continue
+                number = None if memo is None else memo.get(id(op))
+                if number is None:
+                    number = number_of(op)
+                line_format = lines.get((cls, number))
+                if line_format is None:
+                    line_format = self._line_format(op, (cls, number), lines)
                 line = None
-                plan = plans.get(cls)
-                if plan is not None and plan.templated and len(op.results) < 2:
-                    template = templates.get(key(cls, op))
-                    if template is not None and template.one_line:
-                        try:
-                            own = [names[v] for v in op._operands]  # pyright: ignore[reportPrivateUsage]
-                            head = ""
-                            if op.results:
-                                result = names[op.results[0]]
-                                own.append(result)
-                                head = f"%{result} = "
-                            short = short_names.get(cls)
-                            if short is None:
-                                short = self._enclosed_short_name(op, enclosing)
-                                if short is not None:
-                                    short_names[cls] = short
-                            if short is not None:
-                                line = head + short + template.filled(own)
-                        except KeyError:
-                            pass
+                if line_format:
+                    try:
+                        line = line_format.format(
+                            *[names[v] for v in op._operands],  # pyright: ignore[reportPrivateUsage]
+                            *[names[r] for r in op.results],
+                        )
+                    except KeyError:  # a value without a name
+                        pass
                 if line is None:
                     self._print_new_line()
                     self.print_op(op)
@@ -404,14 +400,29 @@ class MlirStructurePrinter(FastOutputPrinter):
         finally:
             self._indent -= 1
 
-    def _enclosed_short_name(self, op: Operation, enclosing: str) -> str | None:
-        """`_short_name` of an op in an op whose default dialect is `enclosing`,
-        when it depends on nothing else (None: a `builtin` op, for which it
-        does)."""
-        dialect, _, rest = op.name.partition(".")
-        if dialect == "builtin":
+    def _line_format(
+        self, op: Operation, key: tuple[type[Operation], int], lines: dict[tuple[type[Operation], int], str]
+    ) -> str | None:
+        """The format (`str.format` of the op's operands' then results' names) of
+        the line of an op of signature `key` in `lines`' enclosing dialect, once
+        its signature's template is known; "" when there is none (recorded in
+        `lines`), None when it is not known yet."""
+        plan = self._plans.get(key[0]) or self._plan(op)
+        if key[1] < 0 or not plan.templated or len(op.results) > 1 or op.name.startswith("builtin."):
+            lines[key] = ""
+            return ""
+        if key not in self._templates:
             return None
-        return rest if dialect == enclosing else op.name
+        template = self._templates[key]
+        if template is None or not template.one_line:
+            lines[key] = ""
+            return ""
+        enclosing = self._default_dialects[-1]
+        dialect, _, rest = op.name.partition(".")
+        short = rest if dialect == enclosing else op.name
+        head = "%{" + str(len(op._operands)) + "} = " if op.results else ""  # pyright: ignore[reportPrivateUsage]
+        line_format = lines[key] = head + _escaped(short) + template.format
+        return line_format
 
     def _short_name(self, op: Operation) -> str:
         name = op.name
@@ -526,6 +537,11 @@ _MARK = "\x00"
 literals escape them)."""
 
 
+def _escaped(text: str) -> str:
+    """`text` in a `str.format` string."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 @dataclass(frozen=True)
 class _Template:
     """An op's text with its values' names taken out: `pieces[0]`, then the name
@@ -533,7 +549,18 @@ class _Template:
 
     pieces: tuple[str, ...]
     slots: tuple[int, ...]
-    one_line: bool = True
+
+    @property
+    def one_line(self) -> bool:
+        return not any("\n" in piece for piece in self.pieces)
+
+    @property
+    def format(self) -> str:
+        """The text as a `str.format` string of the names."""
+        parts = [_escaped(self.pieces[0])]
+        for slot, piece in zip(self.slots, self.pieces[1:]):
+            parts += ("{", str(slot), "}", _escaped(piece))
+        return "".join(parts)
 
     def filled(self, names: list[str]) -> str:
         parts = [self.pieces[0]]
@@ -567,8 +594,7 @@ class _Template:
         slots = split[1::2]
         if len(split) % 2 == 0 or not all(slot.isdigit() and int(slot) < len(values) for slot in slots):
             return None
-        pieces = tuple(split[0::2])
-        template = _Template(pieces, tuple(map(int, slots)), not any("\n" in piece for piece in pieces))
+        template = _Template(tuple(split[0::2]), tuple(map(int, slots)))
         return template if template.filled(own) == printed else None
 
 
