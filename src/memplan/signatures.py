@@ -32,7 +32,8 @@ class Signatures:
         self._ids: dict[int, int] = {}
         self._first: dict[Attribute, int] = {}
         self._kept: list[Attribute] = []
-        self._passed: set[tuple[object, ...]] = set()
+        self.passed_keys: set[tuple[object, ...]] = set()
+        """The keys of the signatures that passed."""
         # Each distinct signature's number: keys and the table by op hold ints,
         # which the garbage collector does not track (a tuple kept per op made
         # it run a collection every 700 ops, a full one on a large module).
@@ -46,11 +47,11 @@ class Signatures:
         `passed` records once `op` has passed (an empty one when an attribute is
         unhashable: nothing is recorded)."""
         key = self.key(head, op)
-        return None if key in self._passed else key
+        return None if key in self.passed_keys else key
 
     def passed(self, key: tuple[object, ...]) -> None:
         if key:
-            self._passed.add(key)
+            self.passed_keys.add(key)
 
     def _intern(self, value: Attribute) -> int:
         found = self._first.setdefault(value, id(value))
@@ -102,6 +103,12 @@ class Signatures:
     def memoizing(self) -> bool:
         """Whether each op's signature is kept (within `reading`)."""
         return self._op_keys is not None
+
+    @property
+    def memo(self) -> dict[int, int] | None:
+        """Each op's `number` by op id, found so far within `reading`; else None.
+        (For loops over many ops: a lookup here is cheaper than a call.)"""
+        return self._op_keys
 
     def _signature(self, op: Operation) -> tuple[object, ...]:
         ids = self._ids

@@ -268,7 +268,9 @@ class _Walk:
 
     def _visit_regions(self, op: Operation) -> None:
         facts_of = self._facts.get
-        unknown = self._signatures.unknown
+        # `Signatures.unknown`, written out.
+        number_of, passed = self._signatures.number, self._signatures.passed_keys
+        memo = self._signatures.memo
         earlier_of = self._earlier.get
         entered_of = self._entered.get
         for region in op.regions:
@@ -292,11 +294,16 @@ class _Walk:
                     else:
                         # `visit` of an op without regions or successors whose
                         # class verifies by signature, the common case, inline.
-                        key = unknown(facts.cls, child)
-                        if key is not None:
+                        signature = memo.get(id(child)) if memo is not None else None
+                        if signature is None:
+                            signature = number_of(child)
+                        key = (facts.cls, signature)
+                        if signature < 0 or key not in passed:
                             _verify_in_full(child)
-                            self._signatures.passed(key)
-                        elif not self._place_verifies(child, facts):
+                            self._signatures.passed(key if signature >= 0 else ())
+                        elif (
+                            facts.traits or (not facts.terminator and child._next_op is None)  # pyright: ignore[reportPrivateUsage]
+                        ) and not self._place_verifies(child, facts):
                             _verify_in_full(child)
                         for operand in child._operands:  # pyright: ignore[reportPrivateUsage]
                             kind = type(operand)

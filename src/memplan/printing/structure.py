@@ -366,7 +366,7 @@ class MlirStructurePrinter(FastOutputPrinter):
             return
         signatures = self.signatures
         number_of = signatures.number
-        memo = signatures._op_keys  # pyright: ignore[reportPrivateUsage]
+        memo = signatures.memo
         lines = self._line_formats.setdefault(self._default_dialects[-1], {})
         self._indent += 1
         try:
