@@ -86,13 +86,30 @@ def _nested_attributes(attribute: Attribute) -> Iterator[Attribute]:
 
 
 def _children(attribute: Attribute) -> Iterable[Attribute]:
-    if isinstance(attribute, ParametrizedAttribute):
-        return attribute.parameters
-    if isinstance(attribute, ArrayAttr):
-        return attribute.data
-    if isinstance(attribute, DictionaryAttr):
-        return attribute.data.values()
+    kind = _KINDS[type(attribute)]
+    if kind == 1:
+        return attribute.parameters  # type: ignore[attr-defined]
+    if kind == 2:
+        return attribute.data  # type: ignore[attr-defined]
+    if kind == 3:
+        return attribute.data.values()  # type: ignore[attr-defined]
     return ()
+
+
+class _Kinds(dict[type[Attribute], int]):
+    """Which of `_children`'s cases an attribute class is (1-3; 0: none), from
+    its bases: `isinstance` with these ABCs scans every subclass of theirs for
+    a class that is not one."""
+
+    def __missing__(self, cls: type[Attribute]) -> int:
+        bases = cls.__mro__
+        kind = self[cls] = (
+            1 if ParametrizedAttribute in bases else 2 if ArrayAttr in bases else 3 if DictionaryAttr in bases else 0
+        )
+        return kind
+
+
+_KINDS = _Kinds()
 
 
 class _MayAlias(dict[type[Attribute], bool]):
