@@ -30,6 +30,7 @@ from functools import lru_cache
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -37,6 +38,7 @@ from xdsl.printer import Printer
 from xdsl.traits import OpTrait
 
 from memplan.interfaces import attach_trait, attach_trait_when_imported, get_interface
+from memplan.signatures import Signatures
 
 __all__ = [
     "AsmResultNames",
@@ -49,6 +51,10 @@ __all__ = [
 class AsmResultNames(OpTrait, ABC):
     """Default names for an op's results (MLIR's `getAsmResultNames`): used by
     `MlirPrinter` for results that carry no name hint."""
+
+    by_signature: ClassVar[bool] = False
+    """The names depend on nothing but the op's signature (`memplan.signatures`):
+    found once per signature."""
 
     @abstractmethod
     def result_names(self, op: Operation) -> Sequence[str | None]: ...
@@ -98,6 +104,8 @@ def sanitize_ssa_name(name: str) -> str:
 
 class _ArithConstantNames(AsmResultNames):
     """MLIR's names for `arith.constant`: `%c4`, `%c-1_i32`, `%true`, `%cst`."""
+
+    by_signature = True  # its value and type
 
     def result_names(self, op: Operation) -> Sequence[str | None]:
         value = op.properties.get("value")
@@ -198,7 +206,14 @@ class _Counters:
 class _SsaNames:
     """MLIR's SSANameState for one top-level op."""
 
-    def __init__(self, top: Operation, *, generic: bool = False, keep_names: bool = False):
+    def __init__(
+        self,
+        top: Operation,
+        *,
+        generic: bool = False,
+        keep_names: bool = False,
+        signatures: Signatures | None = None,
+    ):
         """In the generic form MLIR ignores result names and never restores the
         counters of a parent region (its "unique SSA IDs" mode). Source names
         (`name_hint`) are used only with `keep_names`, as mlir-opt drops them."""
@@ -210,6 +225,10 @@ class _SsaNames:
         # The sanitized name (None: a number) of the one result of each op of a
         # class whose names do not depend on the op (without source names).
         self._fixed_hints: dict[type[Operation], str | None] = {}
+        # The same for a class whose names depend on the signature alone, by
+        # signature number (with a table that keeps each op's).
+        self._signatures = signatures if signatures is not None and signatures.memoizing else None
+        self._signature_hints: dict[tuple[type[Operation], int], str | None] = {}
         root = _Scope(None)
         counters = _Counters()
         pending: list[tuple[Region, _Counters, _Scope]] = [
@@ -264,12 +283,16 @@ class _SsaNames:
                 counters.value += 1
         names, hints = self.names, self._fixed_hints
         by_class = self.use_names and not self.keep_names
+        by_signature = self._signature_hints if by_class and self._signatures is not None else None
+        number_of = None if self._signatures is None else self._signatures.number
         op = block._first_op  # pyright: ignore[reportPrivateUsage]
         while op is not None:
             results = op.results
             if len(results) == 1:
                 (result,) = results
                 hint = hints.get(type(op), _PER_OP) if by_class else _PER_OP
+                if hint is _PER_OP and by_signature is not None:
+                    hint = by_signature.get((type(op), number_of(op)), _PER_OP)
                 if hint is _PER_OP:
                     self._number_result(op, result, counters, scope)
                 elif hint:
@@ -335,6 +358,10 @@ class _SsaNames:
             if trait is not None:
                 defaults = trait.result_names(op)
                 hint = defaults[0] if defaults else None
+                if trait.by_signature and self._signatures is not None and not self.keep_names:
+                    number = self._signatures.number(op)
+                    if number >= 0:
+                        self._signature_hints[type(op), number] = sanitize_ssa_name(hint) if hint else None
         if hint:
             self.names[result] = self._unique(sanitize_ssa_name(hint), counters, scope)
         else:
@@ -491,6 +518,7 @@ class MlirNamingMixin(Printer):
                 self.names_from or op,
                 generic=self.print_generic_format,
                 keep_names=self.keep_names,
+                signatures=getattr(self, "signatures", None),
             )
         self._depth += 1
         try:

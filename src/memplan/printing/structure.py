@@ -155,15 +155,10 @@ def collect_aliases(
                 expand(nested)
 
     number = None if signatures is None else signatures.number
+    memo = None if signatures is None else signatures.memo
     seen: set[int] = set()
 
-    def visit(op: Operation) -> None:
-        if number is not None and not op.regions:
-            signature = number(op)
-            if signature in seen:
-                return
-            if signature >= 0:
-                seen.add(signature)
+    def expand_op(op: Operation) -> None:
         for top in op.attributes.values():
             if id(top) not in expanded:
                 expand(top)
@@ -176,6 +171,10 @@ def collect_aliases(
         for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
             if id(top := operand._type) not in expanded:  # pyright: ignore[reportPrivateUsage]
                 expand(top)
+
+    def visit(op: Operation) -> None:
+        """`op` (with regions) and what is in it, in pre-order."""
+        expand_op(op)
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.args:
@@ -183,7 +182,18 @@ def collect_aliases(
                         expand(top)
                 child = block._first_op  # pyright: ignore[reportPrivateUsage]
                 while child is not None:
-                    visit(child)
+                    if child.regions:
+                        visit(child)
+                    elif number is None:
+                        expand_op(child)
+                    else:
+                        signature = memo.get(id(child)) if memo is not None else None
+                        if signature is None:
+                            signature = number(child)
+                        if signature not in seen:
+                            if signature >= 0:
+                                seen.add(signature)
+                            expand_op(child)
                     child = child._next_op  # pyright: ignore[reportPrivateUsage]
 
     visit(module)
