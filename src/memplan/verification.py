@@ -160,9 +160,10 @@ def _isolated(op: Operation) -> bool:
 class _ClassFacts:
     """What the walk asks of an op class, found once per verification."""
 
-    __slots__ = ("hides", "isolated", "memoized", "terminator", "traits")
+    __slots__ = ("cls", "hides", "isolated", "memoized", "plain", "terminator", "traits")
 
     def __init__(self, op: Operation) -> None:
+        self.cls = type(op)
         self.memoized = get_interface(op, SignatureVerifier) is not None
         self.terminator = op.has_trait(IsTerminator)
         # Whether its verification checks that nothing in it uses a value from
@@ -180,6 +181,9 @@ class _ClassFacts:
                     if type(trait).verify is not OpTrait.verify:
                         traits.setdefault(id(trait), trait)
         self.traits = tuple(traits.values())
+        # Verified by signature, nothing deferred to its body: `_Walk` checks an
+        # op of it without regions or successors inline.
+        self.plain = self.memoized and not self.isolated
 
 
 def _inside(block: Block | None, op: Operation) -> bool:
@@ -263,24 +267,62 @@ class _Walk:
             raise
 
     def _visit_regions(self, op: Operation) -> None:
+        facts_of = self._facts.get
+        # `Signatures.unknown`, written out.
+        number_of, passed = self._signatures.number, self._signatures.passed_keys
+        memo = self._signatures.memo
+        earlier_of = self._earlier.get
+        entered_of = self._entered.get
         for region in op.regions:
             ordered = _order_matters(region)
             for block in region.blocks:
                 number = self._entered[id(block)] = len(self._entered)
-                child = block.first_op
-                if not ordered:
-                    self._orderless.add(id(block))
-                    while child is not None:
-                        self.visit(child)
-                        child = child.next_op
-                    continue
                 earlier: dict[int, None] = {}
-                self._earlier[id(block)] = (number, earlier)
+                if ordered:
+                    self._earlier[id(block)] = (number, earlier)
+                else:
+                    self._orderless.add(id(block))
+                # Operands from blocks entered before this number are checked
+                # by the innermost isolated op's rule (-1: none is).
+                first = self._isolating[-1][1] if self._isolating else None
+                first = -1 if first is None else first
+                child = block._first_op  # pyright: ignore[reportPrivateUsage]
                 while child is not None:
-                    self.visit(child)
-                    earlier[id(child)] = None
-                    child = child.next_op
-                del self._earlier[id(block)]
+                    facts = facts_of(type(child)) or self._facts_of(child)
+                    if not facts.plain or child.regions or child._successors:  # pyright: ignore[reportPrivateUsage]
+                        self.visit(child)
+                    else:
+                        # `visit` of an op without regions or successors whose
+                        # class verifies by signature, the common case, inline.
+                        signature = memo.get(id(child)) if memo is not None else None
+                        if signature is None:
+                            signature = number_of(child)
+                        key = (facts.cls, signature)
+                        if signature < 0 or key not in passed:
+                            _verify_in_full(child)
+                            self._signatures.passed(key if signature >= 0 else ())
+                        elif (
+                            facts.traits or (not facts.terminator and child._next_op is None)  # pyright: ignore[reportPrivateUsage]
+                        ) and not self._place_verifies(child, facts):
+                            _verify_in_full(child)
+                        for operand in child._operands:  # pyright: ignore[reportPrivateUsage]
+                            kind = type(operand)
+                            if kind is OpResult:
+                                definer = operand.op
+                                seen = earlier_of(id(definer.parent))
+                                if seen is not None and seen[0] >= first and id(definer) in seen[1]:
+                                    continue
+                            elif kind is BlockArgument:
+                                entered = entered_of(id(operand.block))
+                                if entered is not None and entered >= first:
+                                    continue
+                            self._check_dominance(child)  # says what is wrong, if anything
+                            break
+                    if ordered:
+                        earlier[id(child)] = None
+                    child = child._next_op  # pyright: ignore[reportPrivateUsage]
+                if ordered:
+                    del self._earlier[id(block)]
 
     def _facts_of(self, op: Operation) -> _ClassFacts:
         facts = self._facts.get(type(op))
@@ -308,8 +350,8 @@ class _Walk:
         block = op.parent
         if (
             not facts.terminator
+            and op._next_op is None  # pyright: ignore[reportPrivateUsage]
             and block is not None
-            and block.last_op is op
             and (region := block.parent) is not None
         ):
             count = len(region.blocks)

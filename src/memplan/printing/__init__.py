@@ -12,6 +12,7 @@ and, for speed, `formats` (declarative formats compiled per op class) and
 from __future__ import annotations
 
 import io
+from contextlib import nullcontext
 from collections.abc import Iterable
 from typing import IO
 
@@ -67,7 +68,10 @@ def print_module(
     printer.local_scope = local_scope
     if signatures is not None:
         printer.signatures = signatures
-    with printer.buffered():
+    # The module is only read: each op's signature, found for its aliases, is
+    # kept for its text.
+    reading = nullcontext() if printer.signatures.memoizing else printer.signatures.reading()
+    with reading, printer.buffered():
         printer.print_module(module)
         printer.print_metadata(dialects)
     stream.write("\n")

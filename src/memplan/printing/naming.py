@@ -30,6 +30,7 @@ from functools import lru_cache
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -37,6 +38,7 @@ from xdsl.printer import Printer
 from xdsl.traits import OpTrait
 
 from memplan.interfaces import attach_trait, attach_trait_when_imported, get_interface
+from memplan.signatures import Signatures
 
 __all__ = [
     "AsmResultNames",
@@ -49,6 +51,10 @@ __all__ = [
 class AsmResultNames(OpTrait, ABC):
     """Default names for an op's results (MLIR's `getAsmResultNames`): used by
     `MlirPrinter` for results that carry no name hint."""
+
+    by_signature: ClassVar[bool] = False
+    """The names depend on nothing but the op's signature (`memplan.signatures`):
+    found once per signature."""
 
     @abstractmethod
     def result_names(self, op: Operation) -> Sequence[str | None]: ...
@@ -99,9 +105,11 @@ def sanitize_ssa_name(name: str) -> str:
 class _ArithConstantNames(AsmResultNames):
     """MLIR's names for `arith.constant`: `%c4`, `%c-1_i32`, `%true`, `%cst`."""
 
+    by_signature = True  # its value and type
+
     def result_names(self, op: Operation) -> Sequence[str | None]:
         value = op.properties.get("value")
-        type = op.results[0].type
+        type = op.results[0]._type  # pyright: ignore[reportPrivateUsage]
         if isinstance(value, IntegerAttr):
             if isinstance(type, IntegerType) and type.width.data == 1:
                 return ("true" if value.value.data else "false",)
@@ -163,6 +171,9 @@ def attach_upstream_result_names() -> None:
     attach_trait(memref.ExtractStridedMetaDataOp, _StridedMetadataNames())
 
 
+_PER_OP = "\x00"
+"""`_SsaNames._fixed_hints` of a class whose ops' names are asked op by op."""
+
 _ARG_NAME = re.compile(r"arg[0-9]+")
 
 
@@ -195,7 +206,14 @@ class _Counters:
 class _SsaNames:
     """MLIR's SSANameState for one top-level op."""
 
-    def __init__(self, top: Operation, *, generic: bool = False, keep_names: bool = False):
+    def __init__(
+        self,
+        top: Operation,
+        *,
+        generic: bool = False,
+        keep_names: bool = False,
+        signatures: Signatures | None = None,
+    ):
         """In the generic form MLIR ignores result names and never restores the
         counters of a parent region (its "unique SSA IDs" mode). Source names
         (`name_hint`) are used only with `keep_names`, as mlir-opt drops them."""
@@ -204,6 +222,13 @@ class _SsaNames:
         self.named_groups: dict[Operation, list[tuple[str, int]]] = {}
         self.use_names = not generic
         self.keep_names = keep_names and not generic
+        # The sanitized name (None: a number) of the one result of each op of a
+        # class whose names do not depend on the op (without source names).
+        self._fixed_hints: dict[type[Operation], str | None] = {}
+        # The same for a class whose names depend on the signature alone, by
+        # signature number (with a table that keeps each op's).
+        self._signatures = signatures if signatures is not None and signatures.memoizing else None
+        self._signature_hints: dict[tuple[type[Operation], int], str | None] = {}
         root = _Scope(None)
         counters = _Counters()
         pending: list[tuple[Region, _Counters, _Scope]] = [
@@ -216,16 +241,19 @@ class _SsaNames:
             if generic:
                 counters = shared
             scope = _Scope(parent)
+            holders: list[Operation] = []  # its ops with regions
             for block in region.blocks:
-                self._number_block(block, counters, scope)
-            for block in region.blocks:
-                for op in block.ops:
-                    for nested in op.regions:
-                        pending.append((nested, counters.copy(), scope))
+                self._number_block(block, counters, scope, holders)
+            for op in holders:
+                for nested in op.regions:
+                    pending.append((nested, counters.copy(), scope))
             shared = counters
 
     def _unique(self, name: str, counters: _Counters, scope: _Scope) -> str:
-        if name in scope:
+        outer: _Scope | None = scope
+        while outer is not None and name not in outer.names:  # (`name in scope`)
+            outer = outer.parent
+        if outer is not None:
             base = name
             while True:
                 name = f"{base}_{counters.conflict}"
@@ -235,7 +263,9 @@ class _SsaNames:
         scope.names.add(name)
         return name
 
-    def _number_block(self, block: Block, counters: _Counters, scope: _Scope) -> None:
+    def _number_block(self, block: Block, counters: _Counters, scope: _Scope, holders: list[Operation]) -> None:
+        """Name `block`'s arguments and its ops' results; add its ops with regions
+        to `holders`."""
         is_entry = block.parent is not None and block.parent.blocks.first is block
         for arg in block.args:
             # MLIR renames entry-block arguments `%argN` whatever the source said;
@@ -251,8 +281,30 @@ class _SsaNames:
             else:
                 self.names[arg] = str(counters.value)
                 counters.value += 1
-        for op in block.ops:
-            self._number_op(op, counters, scope)
+        names, hints = self.names, self._fixed_hints
+        by_class = self.use_names and not self.keep_names
+        by_signature = self._signature_hints if by_class and self._signatures is not None else None
+        number_of = None if self._signatures is None else self._signatures.number
+        op = block._first_op  # pyright: ignore[reportPrivateUsage]
+        while op is not None:
+            results = op.results
+            if len(results) == 1:
+                (result,) = results
+                hint = hints.get(type(op), _PER_OP) if by_class else _PER_OP
+                if hint is _PER_OP and by_signature is not None:
+                    hint = by_signature.get((type(op), number_of(op)), _PER_OP)
+                if hint is _PER_OP:
+                    self._number_result(op, result, counters, scope)
+                elif hint:
+                    names[result] = self._unique(hint, counters, scope)
+                else:
+                    names[result] = str(counters.value)
+                    counters.value += 1
+            elif results:
+                self._number_op(op, counters, scope)
+            if op.regions:
+                holders.append(op)
+            op = op._next_op  # pyright: ignore[reportPrivateUsage]
 
     def _number_op(self, op: Operation, counters: _Counters, scope: _Scope) -> None:
         results = op.results
@@ -299,9 +351,17 @@ class _SsaNames:
         hint = result.name_hint if self.keep_names else None
         if self.use_names and not hint:
             trait = get_interface(op, AsmResultNames)
+            if type(trait) is FixedResultNames or trait is None:
+                # The same for every op of the class.
+                fixed = trait.names[0] if trait is not None and trait.names else None
+                self._fixed_hints[type(op)] = sanitize_ssa_name(fixed) if fixed else None
             if trait is not None:
                 defaults = trait.result_names(op)
                 hint = defaults[0] if defaults else None
+                if trait.by_signature and self._signatures is not None and not self.keep_names:
+                    number = self._signatures.number(op)
+                    if number >= 0:
+                        self._signature_hints[type(op), number] = sanitize_ssa_name(hint) if hint else None
         if hint:
             self.names[result] = self._unique(sanitize_ssa_name(hint), counters, scope)
         else:
@@ -458,6 +518,7 @@ class MlirNamingMixin(Printer):
                 self.names_from or op,
                 generic=self.print_generic_format,
                 keep_names=self.keep_names,
+                signatures=getattr(self, "signatures", None),
             )
         self._depth += 1
         try:

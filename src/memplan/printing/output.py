@@ -18,7 +18,7 @@ from typing import IO
 from xdsl.ir import Attribute, SSAValue
 from xdsl.printer import Printer
 
-_FLUSH_AT = 4096
+FLUSH_AT = 4096
 """Pieces held in `buffered()` before they are written (checked at new lines)."""
 
 
@@ -106,11 +106,31 @@ class FastOutputPrinter(Printer):
         self._current_line += 1
         self._current_column = spaces
         pending = self._pending
-        if pending is not None and len(pending) > _FLUSH_AT:
+        if pending is not None and len(pending) > FLUSH_AT:
+            self._flush()
+
+
+    def _print_line(self, text: str) -> None:
+        """A new line, then `text` (without a newline), in one write."""
+        if self._next_line_callback:
+            self._print_new_line()
+            self.print_string(text)
+            return
+        spaces = self._indent * self.indent_num_spaces
+        self._emit(new_line(spaces) + text)
+        self._current_line += 1
+        self._current_column = spaces + len(text)
+        pending = self._pending
+        if pending is not None and len(pending) > FLUSH_AT:
             self._flush()
 
 
 _NEW_LINES = tuple("\n" + " " * n for n in range(64))
+
+
+def new_line(spaces: int) -> str:
+    """A newline and `spaces` spaces."""
+    return _NEW_LINES[spaces] if spaces < len(_NEW_LINES) else "\n" + " " * spaces
 
 _BYTES = tuple(
     "\\\\" if byte == 0x5C else f"\\{byte:02X}" if byte < 0x20 or byte > 0x7E or byte == 0x22 else chr(byte)

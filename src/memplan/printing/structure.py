@@ -22,14 +22,14 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnregisteredOp,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, OpTrait
+from xdsl.traits import IsolatedFromAbove, IsTerminator, OpTrait
 
 from memplan import providers
 from memplan.interfaces import SignaturePrinter, get_interface
 from memplan.printing.formats import CompiledFormat, compiled_print
-from memplan.printing.output import FastOutputPrinter
+from memplan.printing.output import FLUSH_AT, FastOutputPrinter, new_line
 from memplan.signatures import Signatures
 
 
@@ -86,13 +86,30 @@ def _nested_attributes(attribute: Attribute) -> Iterator[Attribute]:
 
 
 def _children(attribute: Attribute) -> Iterable[Attribute]:
-    if isinstance(attribute, ParametrizedAttribute):
-        return attribute.parameters
-    if isinstance(attribute, ArrayAttr):
-        return attribute.data
-    if isinstance(attribute, DictionaryAttr):
-        return attribute.data.values()
+    kind = _KINDS[type(attribute)]
+    if kind == 1:
+        return attribute.parameters  # type: ignore[attr-defined]
+    if kind == 2:
+        return attribute.data  # type: ignore[attr-defined]
+    if kind == 3:
+        return attribute.data.values()  # type: ignore[attr-defined]
     return ()
+
+
+class _Kinds(dict[type[Attribute], int]):
+    """Which of `_children`'s cases an attribute class is (1-3; 0: none), from
+    its bases: `isinstance` with these ABCs scans every subclass of theirs for
+    a class that is not one."""
+
+    def __missing__(self, cls: type[Attribute]) -> int:
+        bases = cls.__mro__
+        kind = self[cls] = (
+            1 if ParametrizedAttribute in bases else 2 if ArrayAttr in bases else 3 if DictionaryAttr in bases else 0
+        )
+        return kind
+
+
+_KINDS = _Kinds()
 
 
 class _MayAlias(dict[type[Attribute], bool]):
@@ -100,8 +117,11 @@ class _MayAlias(dict[type[Attribute], bool]):
     per class (the isinstance checks of `_alias_stem` cost more than the walk)."""
 
     def __missing__(self, cls: type[Attribute]) -> bool:
-        known = self[cls] = not issubclass(cls, TypeAttribute) and (
-            issubclass(cls, AffineMapAttr | AffineSetAttr) or hasattr(cls, "asm_alias")
+        # By the class's bases: `issubclass` with these ABCs scans every subclass
+        # of theirs for a class that is not one (3 ms per class).
+        bases = cls.__mro__
+        known = self[cls] = TypeAttribute not in bases and (
+            AffineMapAttr in bases or AffineSetAttr in bases or hasattr(cls, "asm_alias")
         )
         return known
 
@@ -110,11 +130,13 @@ _MAY_ALIAS = _MayAlias()
 
 
 def collect_aliases(
-    module: Operation, only: set[Attribute] | None = None
+    module: Operation, only: set[Attribute] | None = None, signatures: Signatures | None = None
 ) -> dict[Attribute, str]:
     """Aliases in MLIR's order: by depth (an alias nested in another's text comes
     first), then by name, then in first-use order; numbered as MLIR numbers them
-    (`#x`, `#x1`, ...) in that order. With `only`, for those attributes alone."""
+    (`#x`, `#x1`, ...) in that order. With `only`, for those attributes alone.
+    With `signatures`, an op without regions whose signature an earlier op had
+    is skipped: its attributes and types equal that op's, already seen."""
     stems: dict[Attribute, str] = {}
     # Each attribute object is expanded once, in pre-order: a decoder's types
     # repeat on tens of thousands of ops, and the first occurrence of an object
@@ -132,7 +154,11 @@ def collect_aliases(
             if id(nested) not in expanded:
                 expand(nested)
 
-    for op in module.walk():
+    number = None if signatures is None else signatures.number
+    memo = None if signatures is None else signatures.memo
+    seen: set[int] = set()
+
+    def expand_op(op: Operation) -> None:
         for top in op.attributes.values():
             if id(top) not in expanded:
                 expand(top)
@@ -140,16 +166,37 @@ def collect_aliases(
             if id(top) not in expanded:
                 expand(top)
         for result in op.results:
-            if id(top := result.type) not in expanded:
+            if id(top := result._type) not in expanded:  # pyright: ignore[reportPrivateUsage]
                 expand(top)
-        for operand in op.operands:
-            if id(top := operand.type) not in expanded:
+        for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
+            if id(top := operand._type) not in expanded:  # pyright: ignore[reportPrivateUsage]
                 expand(top)
+
+    def visit(op: Operation) -> None:
+        """`op` (with regions) and what is in it, in pre-order."""
+        expand_op(op)
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.args:
-                    if id(top := arg.type) not in expanded:
+                    if id(top := arg._type) not in expanded:  # pyright: ignore[reportPrivateUsage]
                         expand(top)
+                child = block._first_op  # pyright: ignore[reportPrivateUsage]
+                while child is not None:
+                    if child.regions:
+                        visit(child)
+                    elif number is None:
+                        expand_op(child)
+                    else:
+                        signature = memo.get(id(child)) if memo is not None else None
+                        if signature is None:
+                            signature = number(child)
+                        if signature not in seen:
+                            if signature >= 0:
+                                seen.add(signature)
+                            expand_op(child)
+                    child = child._next_op  # pyright: ignore[reportPrivateUsage]
+
+    visit(module)
     depths: dict[Attribute, int] = {}
 
     def depth(attribute: Attribute) -> int:
@@ -199,6 +246,9 @@ class MlirStructurePrinter(FastOutputPrinter):
         # table may be shared (`print_module`).
         self.signatures = Signatures()
         self._templates: dict[tuple[object, ...], _Template | None] = {}
+        # By the enclosing op's default dialect, and the key of a signature: the
+        # format of the line of an op (`_line_format`).
+        self._line_formats: dict[str, dict[tuple[type[Operation], int], str]] = {}
 
     local_scope: bool = False
     """mlir-opt's `--mlir-print-local-scope`: every attribute inline, no aliases."""
@@ -211,13 +261,13 @@ class MlirStructurePrinter(FastOutputPrinter):
         an identity layout): a dry run finds them, and they are numbered among
         themselves.
         """
-        aliases = {} if self.local_scope else collect_aliases(module)
+        aliases = {} if self.local_scope else collect_aliases(module, signatures=self._read_signatures())
         # Only maps may go unprinted (ops' custom syntax, dropped identity layouts);
         # the dry run, a second print, is paid only then.
         if any(isinstance(a, AffineMapAttr | AffineSetAttr) for a in aliases):
             used = self._printed_aliases(module, aliases)
             if len(used) != len(aliases):
-                aliases = collect_aliases(module, only=used)
+                aliases = collect_aliases(module, only=used, signatures=self._read_signatures())
         self._cache_texts = False
         for attribute, name in aliases.items():
             # A definition names the aliases nested in it (defined before it).
@@ -228,6 +278,10 @@ class MlirStructurePrinter(FastOutputPrinter):
         self._aliases = aliases
         self._cache_texts = True
         self.print_op(module)
+
+    def _read_signatures(self) -> Signatures | None:
+        """The signatures' table when it keeps each op's (the IR is only read)."""
+        return self.signatures if self.signatures.memoizing else None
 
     def _printed_aliases(self, module: ModuleOp, aliases: dict[Attribute, str]) -> set[Attribute]:
         used: set[Attribute] = set()
@@ -319,6 +373,95 @@ class MlirStructurePrinter(FastOutputPrinter):
             self._print_custom_op(op, plan)
         finally:
             self._default_dialects.pop()
+
+    def print_block(
+        self,
+        block: Block,
+        print_block_args: bool = True,
+        print_block_terminator: bool = True,
+    ) -> None:
+        """xDSL's `print_block`, with each op whose line a template gives (the
+        later ops of a signature, most of a decoder) written as one string
+        without the calls of `print_op`."""
+        names = self._value_names()
+        if (
+            print_block_args
+            or names is None
+            or self.print_generic_format
+            or self.print_debuginfo
+            or self._used_aliases is not None
+            or self.diagnostic.op_messages
+        ):
+            super().print_block(block, print_block_args, print_block_terminator)
+            return
+        signatures = self.signatures
+        number_of = signatures.number
+        memo = signatures.memo
+        lines = self._line_formats.setdefault(self._default_dialects[-1], {})
+        self._indent += 1
+        spaces = self._indent * self.indent_num_spaces
+        newline = new_line(spaces)
+        pending = self._pending
+        try:
+            op = block._first_op  # pyright: ignore[reportPrivateUsage]
+            while op is not None:
+                cls = type(op)
+                if not print_block_terminator and op.has_trait(IsTerminator, value_if_unregistered=False):
+                    op = op._next_op  # pyright: ignore[reportPrivateUsage]
+                    continue
+                number = None if memo is None else memo.get(id(op))
+                if number is None:
+                    number = number_of(op)
+                line_format = lines.get((cls, number))
+                if line_format is None:
+                    line_format = self._line_format(op, (cls, number), lines)
+                line = None
+                if line_format:
+                    try:
+                        line = line_format.format(
+                            *[names[v] for v in op._operands],  # pyright: ignore[reportPrivateUsage]
+                            *[names[r] for r in op.results],
+                        )
+                    except KeyError:  # a value without a name
+                        pass
+                if line is None:
+                    self._print_new_line()
+                    self.print_op(op)
+                elif self._next_line_callback:
+                    self._print_line(line)
+                else:  # `_print_line`, written out
+                    self._emit(newline + line)
+                    self._current_line += 1
+                    self._current_column = spaces + len(line)
+                    if pending is not None and len(pending) > FLUSH_AT:
+                        self._flush()
+                op = op._next_op  # pyright: ignore[reportPrivateUsage]
+        finally:
+            self._indent -= 1
+
+    def _line_format(
+        self, op: Operation, key: tuple[type[Operation], int], lines: dict[tuple[type[Operation], int], str]
+    ) -> str | None:
+        """The format (`str.format` of the op's operands' then results' names) of
+        the line of an op of signature `key` in `lines`' enclosing dialect, once
+        its signature's template is known; "" when there is none (recorded in
+        `lines`), None when it is not known yet."""
+        plan = self._plans.get(key[0]) or self._plan(op)
+        if key[1] < 0 or not plan.templated or len(op.results) > 1 or op.name.startswith("builtin."):
+            lines[key] = ""
+            return ""
+        if key not in self._templates:
+            return None
+        template = self._templates[key]
+        if template is None or not template.one_line:
+            lines[key] = ""
+            return ""
+        enclosing = self._default_dialects[-1]
+        dialect, _, rest = op.name.partition(".")
+        short = rest if dialect == enclosing else op.name
+        head = "%{" + str(len(op._operands)) + "} = " if op.results else ""  # pyright: ignore[reportPrivateUsage]
+        line_format = lines[key] = head + _escaped(short) + template.format
+        return line_format
 
     def _short_name(self, op: Operation) -> str:
         name = op.name
@@ -433,6 +576,11 @@ _MARK = "\x00"
 literals escape them)."""
 
 
+def _escaped(text: str) -> str:
+    """`text` in a `str.format` string."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 @dataclass(frozen=True)
 class _Template:
     """An op's text with its values' names taken out: `pieces[0]`, then the name
@@ -440,6 +588,18 @@ class _Template:
 
     pieces: tuple[str, ...]
     slots: tuple[int, ...]
+
+    @property
+    def one_line(self) -> bool:
+        return not any("\n" in piece for piece in self.pieces)
+
+    @property
+    def format(self) -> str:
+        """The text as a `str.format` string of the names."""
+        parts = [_escaped(self.pieces[0])]
+        for slot, piece in zip(self.slots, self.pieces[1:]):
+            parts += ("{", str(slot), "}", _escaped(piece))
+        return "".join(parts)
 
     def filled(self, names: list[str]) -> str:
         parts = [self.pieces[0]]
@@ -492,6 +652,8 @@ class _OpPlan:
     compiled format's (`CompiledFormat.text`), a `SignaturePrinter`'s print."""
     by_signature: bool
     """`text` depends on nothing but the op's signature and its values' names."""
+    templated: bool
+    """Its ops' lines may be filled in from a template (`_Template`)."""
 
     @staticmethod
     def of(op_type: type[Operation], op: Operation) -> _OpPlan:
@@ -503,13 +665,17 @@ class _OpPlan:
             text, by_signature = print_op.text, print_op.by_signature
         elif print_op is not None and get_interface(op, SignaturePrinter) is not None:
             text, by_signature = _printed_text(print_op), True
+        verbatim = op.has_trait(PrintsVerbatim, value_if_unregistered=False)
+        isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
+        by_signature = by_signature and text is not None
         return _OpPlan(
-            verbatim=op.has_trait(PrintsVerbatim, value_if_unregistered=False),
+            verbatim=verbatim,
             print=print_op,
             default_dialect=trait.dialect if trait is not None else "",
-            isolated=bool(op.get_traits_of_type(IsolatedFromAbove)),
+            isolated=isolated,
             text=text,
-            by_signature=by_signature and text is not None,
+            by_signature=by_signature,
+            templated=by_signature and not verbatim and not isolated,
         )
 
 
