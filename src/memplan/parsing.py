@@ -27,8 +27,7 @@ from functools import partial
 from typing import TypeVar
 
 from xdsl.dialects.builtin import UNKNOWN_LOC, LocationAttr, StringAttr, SymbolRefAttr, UnknownLoc
-from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue, SSAValues, TypeAttribute, Use
-from xdsl.irdl import IRDLOperation
+from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, StringLiteral
@@ -37,6 +36,7 @@ from xdsl.parser.generic_parser import ParserState
 from xdsl.traits import SymbolTable
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from memplan.op_assembly import assemble as _assemble_op, constructs_plainly
 from memplan.symbols import symbol_index
 
 _T = TypeVar("_T")
@@ -290,35 +290,11 @@ class _OpTemplate:
 
     def _assemble(self, operands, location):
         """The op `Operation.create` makes of these operands and the template's
-        results, properties and attributes, set field by field as xDSL's
-        constructor sets them (the same order, the same use lists) without its
-        general work: no defaults to fill (the template's dictionaries have
-        them), no successors or regions."""
-        op = _new(self.op_type)
-        uses = []
-        index = 0
-        for value in operands:
-            first = value.first_use
-            use = _Use(op, index, None, first)
-            if first is not None:
-                first._prev_use = use
-            value.first_use = use
-            uses.append(use)
-            index += 1
-        op._operands = _SSAValues(operands)
-        op._operand_uses = tuple(uses)
-        result_types = self.result_types
-        if len(result_types) == 1:
-            op.results = _SSAValues((_OpResult(result_types[0], op, 0),))
-        else:
-            op.results = _SSAValues([_OpResult(t, op, i) for i, t in enumerate(result_types)])
-        op.properties = self.properties.copy()
-        op.attributes = self.attributes.copy()
-        op.location = _UNKNOWN_LOC if location is None else location
-        op._successors = ()
-        op._successor_uses = ()
-        op.regions = ()
-        return op
+        results, properties and attributes (`memplan.op_assembly`)."""
+        return _assemble_op(
+            self.op_type, operands, self.result_types, self.properties.copy(),
+            self.attributes.copy(), _UNKNOWN_LOC if location is None else location,
+        )
 
     def _assembles_as_created(self) -> bool:
         """Whether :meth:`_assemble` makes what `create` makes: xDSL's own `create`
@@ -330,7 +306,7 @@ class _OpTemplate:
                 or (isinstance(create, partial) and create.func is _BASE_CREATE and create.args == (op_type,)
                     and not create.keywords)):
             return False
-        if op_type.__post_init__ not in _PLAIN_POST_INITS or op_type.__new__ is not _new:
+        if not constructs_plainly(op_type):
             return False
         try:
             created = self._create((), None)
@@ -431,11 +407,6 @@ def _creator(op_type: type[Operation], result_types, properties, attributes) -> 
 
 
 _BASE_CREATE = Operation.create.__func__
-_PLAIN_POST_INITS = (Operation.__post_init__, IRDLOperation.__post_init__)
-_new = object.__new__
-_Use = Use
-_OpResult = OpResult
-_SSAValues = SSAValues
 _UNKNOWN_LOC = UNKNOWN_LOC
 _DIGITS = "0123456789"
 _dict_set = dict.__setitem__

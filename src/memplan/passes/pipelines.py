@@ -13,7 +13,6 @@ any pass and its options are dataclass fields as usual. Adding one is a few line
 
 from __future__ import annotations
 
-import gc
 from abc import abstractmethod
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -134,16 +133,9 @@ class HipMemoryPlan(NamedPipeline):
         """With the cyclic collector off: the passes build some hundred thousand
         short-lived objects with hardly a cycle among them (the erased allocations
         wait for the next collection), and the collections they set off cost a
-        sixth of the passes' time on a 20k-op decoder. When the module was frozen
-        (`gc.freeze`, as memplan-opt does after parsing), what the passes made
-        (the new ops, some 90k objects at 20k ops) is frozen with it, to be thawed
-        with it: else the first collection after them traverses it all (0.06 s) and
-        later ones again; the garbage cycles frozen so are a few hundred objects."""
+        sixth of the passes' time on a 20k-op decoder."""
         with without_gc():
-            changed = super().run(ctx, module)
-            if gc.get_freeze_count():
-                gc.freeze()
-            return changed
+            return super().run(ctx, module)
 
     def expand(self) -> str:
         scalars, pool = HIP_MEMORY_PLAN
