@@ -147,16 +147,16 @@ class's own trait set it was found among (xDSL's `add_trait` replaces that set;
 questions, and xDSL scans the class's traits for each."""
 
 
-def _by_class(op: Operation, key: tuple[object, ...], compute: Callable[[], object]) -> object:
-    """`compute()` for `op`'s class and `key`, computed once while the class's
-    trait set is the same object."""
-    own = type(op).traits.traits
-    full = (type(op), *key)
-    known = _BY_CLASS.get(full)
+def _by_class(op: Operation, key: object, compute: Callable[[Operation], object]) -> object:
+    """`compute(op)` for `op`'s class and `key`, computed once while the class's
+    trait set is the same object (`compute` may read only what the class says)."""
+    cls = type(op)
+    own = cls.traits.traits
+    known = _BY_CLASS.get((cls, key))
     if known is not None and known[0] is own:
         return known[1]
-    answer = compute()
-    _BY_CLASS[full] = (own, answer)
+    answer = compute(op)
+    _BY_CLASS[(cls, key)] = (own, answer)
     return answer
 
 
@@ -164,8 +164,8 @@ def get_interface(op: Operation, trait_type: type[TraitT]) -> TraitT | None:
     """The op's implementation of an interface: external model first, then its own.
 
     `_by_class` written out: the passes ask this of every op of a module several
-    times (some 180k calls on a 20k-op decoder), and the closure and key tuple
-    `_by_class` takes cost as much as the lookup."""
+    times (some 180k calls on a 20k-op decoder), and a call more costs as much as
+    the lookup."""
     cls = type(op)
     own = cls.traits.traits
     known = _BY_CLASS.get((cls, trait_type))
@@ -182,7 +182,7 @@ def class_has_trait(op: Operation, trait: type[OpTrait], *, value_if_unregistere
     """`op.has_trait(trait, value_if_unregistered=...)`, answered once per op class."""
     return _by_class(  # type: ignore[return-value]
         op, (trait, value_if_unregistered),
-        lambda: op.has_trait(trait, value_if_unregistered=value_if_unregistered),
+        lambda o: o.has_trait(trait, value_if_unregistered=value_if_unregistered),
     )
 
 
@@ -194,16 +194,8 @@ def _memory_effect_traits(op: Operation) -> tuple[MemoryEffect, ...]:
 
 
 def _effect_models(op: Operation) -> tuple[MemoryEffect, ...]:
-    """`_memory_effect_traits` of `op`'s class, found once (`_by_class` written out,
-    as in `get_interface`: asked of every user of every buffer)."""
-    cls = type(op)
-    own = cls.traits.traits
-    known = _BY_CLASS.get((cls, memory_effects))
-    if known is not None and known[0] is own:
-        return known[1]  # type: ignore[return-value]
-    traits = _memory_effect_traits(op)
-    _BY_CLASS[(cls, memory_effects)] = (own, traits)
-    return traits
+    """`_memory_effect_traits` of `op`'s class, found once."""
+    return _by_class(op, memory_effects, _memory_effect_traits)  # type: ignore[return-value]
 
 
 def memory_effects(op: Operation) -> Set[EffectInstance] | None:
@@ -231,17 +223,8 @@ def effect_pairs(op: Operation) -> list[EffectPair] | None:
     unknown), for an analysis that asks every op of a block and needs no set: an
     `OperandEffects` model lists its pairs without building and hashing an
     `EffectInstance` for each."""
-    cls = type(op)
-    own = cls.traits.traits
-    known = _BY_CLASS.get((cls, effect_pairs))
-    if known is not None and known[0] is own:
-        getters: tuple[Callable[[Operation], list[EffectPair] | None], ...] = known[1]  # type: ignore[assignment]
-    else:
-        getters = tuple(
-            t.pairs if isinstance(t, OperandEffects) else _pairs_of(t)
-            for t in _effect_models(op)
-        )
-        _BY_CLASS[(cls, effect_pairs)] = (own, getters)
+    getters: tuple[Callable[[Operation], list[EffectPair] | None], ...] = _by_class(  # type: ignore[assignment]
+        op, effect_pairs, _pair_getters)
     if not getters:
         return None
     if len(getters) == 1:
@@ -253,6 +236,13 @@ def effect_pairs(op: Operation) -> list[EffectPair] | None:
             return None
         pairs += got
     return pairs
+
+
+def _pair_getters(op: Operation) -> tuple[Callable[[Operation], list[EffectPair] | None], ...]:
+    """What lists the pairs of each of the effect models of `op`'s class."""
+    return tuple(
+        t.pairs if isinstance(t, OperandEffects) else _pairs_of(t) for t in _effect_models(op)
+    )
 
 
 def _pairs_of(model: MemoryEffect) -> Callable[[Operation], list[EffectPair] | None]:

@@ -25,7 +25,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     # layer: the modules and packages in it (the longest match places a module)
     "base": (
         "memplan.diagnostics", "memplan.symbols", "memplan.files", "memplan.lazy_numpy", "memplan.providers",
-        "memplan.signatures", "memplan.op_assembly",
+        "memplan.signatures", "memplan.op_assembly", "memplan.walk",
     ),
     "planning": ("memplan.planning", "memplan.progress"),
     "interfaces": (

@@ -41,6 +41,7 @@ from memplan.interfaces import (
     outlined_bodies,
 )
 from memplan.symbols import SymbolIndex, SymbolRefScanner
+from memplan.walk import walk_preorder
 
 __all__ = ["CallGraph", "shared_context_memory"]
 
@@ -81,17 +82,8 @@ class CallGraph:
         self._memory: dict[Operation | None, dict[tuple[object, ...], list[Operation]]] = {}
         self._symbols = SymbolIndex(module)
         self._scanner = SymbolRefScanner()
-        # `module.walk()`'s order (each op before its regions' ops), by a stack:
-        # xDSL's walk makes a generator per op.
-        pending: list[Operation] = [module]
-        while pending:
-            op = pending.pop()
+        for op in walk_preorder(module):
             self._record(op)
-            for region in reversed(op.regions):
-                for block in reversed(region.blocks):
-                    nested = [o for o in block.ops]
-                    nested.reverse()
-                    pending += nested
 
     def _record(self, op: Operation) -> None:
         if (model := context_memory(op)) is not None:

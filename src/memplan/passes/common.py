@@ -9,7 +9,7 @@ declares (`memplan.interfaces.RuntimeContext`), never by op or type names.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -27,6 +27,7 @@ from xdsl.traits import CallableOpInterface
 
 from memplan.diagnostics import location_of, remark
 from memplan.op_assembly import assemble, assembles_as_created
+from memplan.walk import walk_preorder
 from memplan.interfaces import context_memory, get_interface, is_runtime_context
 
 __all__ = [
@@ -43,26 +44,10 @@ __all__ = [
     "view_into",
 ]
 
-def _walk(op: Operation) -> Iterator[Operation]:
-    """`op.walk()`: `op`, then every op in its regions in pre-order, for the
-    whole-module scans here at half the cost (one generator per op that has
-    regions, where xDSL's nests one per region, block and op)."""
-    yield op
-    for region in op.regions:
-        for block in region.blocks:
-            nested = block.first_op
-            while nested is not None:
-                if nested.regions:
-                    yield from _walk(nested)
-                else:
-                    yield nested
-                nested = nested.next_op
-
-
 def function_bodies(module: ModuleOp) -> list[tuple[Operation, Region]]:
     """Every function-like op (`CallableOpInterface`) with a body, and its body."""
     found: list[tuple[Operation, Region]] = []
-    for op in _walk(module):
+    for op in walk_preorder(module):
         callable_ = get_interface(op, CallableOpInterface)
         if callable_ is not None:
             region = callable_.get_callable_region(op)
@@ -86,7 +71,7 @@ def nested_context_memory(function: Operation, kind: str) -> list[Operation]:
     context memory `kind` (`ContextMemory`), in program order (a pool or scratch
     taken in a branch counts too)."""
     return [
-        op for op in _walk(function)
+        op for op in walk_preorder(function)
         if (memory := context_memory(op)) is not None and memory.kind == kind
     ]
 

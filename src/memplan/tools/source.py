@@ -98,21 +98,11 @@ class LocatingParser(OpaqueBodyParser, RepeatedOpParser):
         return op
 
     def _op_location(self, start: int) -> FileLineColLoc:
-        starts = self._lines._starts  # `self._lines.line_col(start)`, asked for every op
-        line = bisect.bisect_right(starts, start)
-        col = start - starts[line - 1] + 1
+        line, col = self._lines.line_col(start)
         column = self._columns.get(col)
         if column is None:
             column = self._columns[col] = IntAttr(col)
-        # `file_line_col(self._file, line, column)`, inline.
-        line_attr = _new(IntAttr)
-        line_attr.__dict__["data"] = line
-        location = _new(FileLineColLoc)
-        fields = location.__dict__
-        fields["filename"] = self._file
-        fields["line"] = line_attr
-        fields["column"] = column
-        return location
+        return file_line_col(self._file, line, column)
 
     def _may_rebuild_ops(self) -> bool:
         return not self.in_opaque_body()

@@ -18,13 +18,13 @@ from xdsl.ir import Block, Operation
 
 from memplan.context import make_context
 from memplan.passes.common import (
-    _walk,
     function_bodies,
     index_constant,
     replace_allocation,
     view_into,
 )
 from memplan.tools.source import parse_module
+from memplan.walk import walk_preorder
 
 
 def _fields(op: Operation) -> dict[str, object]:
@@ -162,7 +162,7 @@ def test_walk_is_xdsls_walk() -> None:
       }
     }
     """, "<walk>")
-    walked = list(_walk(module))
+    walked = list(walk_preorder(module))
     assert walked == list(module.walk())
     assert len(walked) == 16  # with the three implicit scf.yield
     assert [f.sym_name.data for f, _ in function_bodies(module)] == ["f", "h"]
